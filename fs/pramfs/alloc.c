@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * PRAMFS allocators: the block bitmap and the free-inode search.
+ *
+ * Pure code over a bitmap or an inode table in memory; the callers hold
+ * the locks and open the write window. Bit b of the bitmap (little-endian
+ * bit order, as ext2) is block b of the filesystem; the metadata blocks
+ * and the padding past the last block are always set.
+ */
+#include <linux/bitops.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+#include "pramfs.h"
+
+/**
+ * pram_bitmap_format() - write an empty bitmap for @g
+ * @bitmap: the bitmap's first byte, g->bitmap_blocks blocks long
+ * @g: the geometry
+ */
+void pram_bitmap_format(void *bitmap, const struct pram_geometry *g)
+{
+	u64 nbits = ((u64)g->bitmap_blocks << g->blocksize_bits) * BITS_PER_BYTE;
+	u64 b;
+
+	memset(bitmap, 0, (size_t)g->bitmap_blocks << g->blocksize_bits);
+	for (b = 0; b < g->data_start; b++)
+		__set_bit_le(b, bitmap);
+	for (b = g->blocks_count; b < nbits; b++)
+		__set_bit_le(b, bitmap);
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_bitmap_format);
+
+/**
+ * pram_bitmap_alloc() - take the first free block at or after @hint
+ * @bitmap: the bitmap
+ * @g: the geometry
+ * @hint: where to start; the search wraps round to the first data block
+ * @block: the block taken
+ *
+ * Return: 0, or -ENOSPC when every data block is in use.
+ */
+int pram_bitmap_alloc(void *bitmap, const struct pram_geometry *g, u32 hint,
+		      u32 *block)
+{
+	unsigned long b;
+
+	if (!pram_block_valid(g, hint))
+		hint = g->data_start;
+	b = find_next_zero_bit_le(bitmap, g->blocks_count, hint);
+	if (b >= g->blocks_count) {
+		b = find_next_zero_bit_le(bitmap, hint, g->data_start);
+		if (b >= hint)
+			return -ENOSPC;
+	}
+	__set_bit_le(b, bitmap);
+	*block = b;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_bitmap_alloc);
+
+/**
+ * pram_bitmap_free() - give a data block back
+ * @bitmap: the bitmap
+ * @g: the geometry
+ * @block: the block
+ *
+ * Return: 0, or -EUCLEAN for a block outside the data area or one that
+ * was already free (a corrupt block map).
+ */
+int pram_bitmap_free(void *bitmap, const struct pram_geometry *g, u32 block)
+{
+	if (!pram_block_valid(g, block))
+		return -EUCLEAN;
+	if (!__test_and_clear_bit_le(block, bitmap))
+		return -EUCLEAN;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_bitmap_free);
+
+/**
+ * pram_bitmap_count_free() - count the free data blocks
+ * @bitmap: the bitmap
+ * @g: the geometry
+ */
+u32 pram_bitmap_count_free(const void *bitmap, const struct pram_geometry *g)
+{
+	unsigned long b = g->data_start;
+	u32 n = 0;
+
+	for (;;) {
+		b = find_next_zero_bit_le(bitmap, g->blocks_count, b);
+		if (b >= g->blocks_count)
+			return n;
+		n++;
+		b++;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_bitmap_count_free);
+
+/**
+ * pram_itable_find_free() - find a free inode at or after @hint
+ * @itable: the inode table (the inode PRAM_ROOT_INO first)
+ * @g: the geometry
+ * @hint: inode number to start from; the search wraps round
+ * @ino: the free inode's number
+ *
+ * Return: 0, or -ENOSPC when every inode is in use.
+ */
+int pram_itable_find_free(const void *itable, const struct pram_geometry *g,
+			  u32 hint, u32 *ino)
+{
+	const struct pram_inode *pi = itable;
+	u64 start, i, idx;
+
+	start = pram_ino_valid(g, hint) ? hint - PRAM_ROOT_INO : 0;
+	for (i = 0; i < g->inodes_count; i++) {
+		idx = start + i;
+		if (idx >= g->inodes_count)
+			idx -= g->inodes_count;
+		if (!pi[idx].i_mode) {
+			*ino = idx + PRAM_ROOT_INO;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_itable_find_free);

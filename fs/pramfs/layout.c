@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * PRAMFS layout: geometry from the format options, checksums, validation
+ * of superblocks and inodes read from NVRAM, and timestamps.
+ *
+ * Pure code: it touches no VFS object and no memory but the buffers it
+ * is given, so KUnit runs it under UML.
+ */
+#include <linux/crc32.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/stat.h>
+#include "pramfs.h"
+
+#define PRAM_MAX_INODES		(U32_MAX - PRAM_ROOT_INO)
+#define PRAM_CSUM_SKIP		sizeof(__le32)	/* the checksum field */
+
+static int pram_fail(const char **why, const char *reason)
+{
+	*why = reason;
+	return -EINVAL;
+}
+
+/**
+ * pram_super_csum() - crc32c of a superblock, its own checksum excluded
+ * @ps: the superblock
+ */
+u32 pram_super_csum(const struct pram_super_block *ps)
+{
+	return __crc32c_le(~0, (const u8 *)ps + PRAM_CSUM_SKIP,
+			   PRAM_SB_SIZE - PRAM_CSUM_SKIP);
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_super_csum);
+
+/**
+ * pram_inode_csum() - crc32c of an inode, seeded with its number
+ * @pi: the inode
+ * @ino: its inode number, so that an inode copied to another slot fails
+ */
+u32 pram_inode_csum(const struct pram_inode *pi, u32 ino)
+{
+	__le32 seed = cpu_to_le32(ino);
+	u32 crc = __crc32c_le(~0, (const u8 *)&seed, sizeof(seed));
+
+	return __crc32c_le(crc, (const u8 *)pi + PRAM_CSUM_SKIP,
+			   PRAM_INODE_SIZE - PRAM_CSUM_SKIP);
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_inode_csum);
+
+static bool pram_blocksize_ok(u32 blocksize)
+{
+	return blocksize >= PRAM_MIN_BLOCK_SIZE &&
+	       blocksize <= PRAM_MAX_BLOCK_SIZE && is_power_of_2(blocksize);
+}
+
+/* The inode table, rounded up to whole blocks; 0 if @ninodes is absurd. */
+static u64 pram_itable_end(u64 ninodes, u32 blocksize)
+{
+	if (ninodes > PRAM_MAX_INODES)
+		return 0;
+	return round_up(PRAM_ITABLE_OFFSET + (ninodes << PRAM_INODE_BITS),
+			(u64)blocksize);
+}
+
+/**
+ * pram_geometry_compute() - lay out a filesystem
+ * @g: the result
+ * @size: filesystem size in bytes
+ * @blocksize: block size, 0 for the default
+ * @bpi: bytes per inode, 0 for the default (5% of the space for inodes)
+ * @ninodes: number of inodes, 0 to derive it from @bpi; wins over @bpi
+ * @why: on error, the reason, for the mount log
+ *
+ * The inode table is rounded up to whole blocks and filled with inodes;
+ * the bitmap has one bit per block of the filesystem, metadata included.
+ *
+ * Return: 0, or -EINVAL when the options give no usable filesystem.
+ */
+int pram_geometry_compute(struct pram_geometry *g, u64 size, u32 blocksize,
+			  u64 bpi, u64 ninodes, const char **why)
+{
+	u64 blocks, itable_end, bitmap_bytes;
+
+	if (!blocksize)
+		blocksize = PRAM_DEF_BLOCK_SIZE;
+	if (!pram_blocksize_ok(blocksize))
+		return pram_fail(why, "block size must be 512, 1024, 2048 or 4096");
+	g->size = size;
+	g->blocksize = blocksize;
+	g->blocksize_bits = ilog2(blocksize);
+	blocks = size >> g->blocksize_bits;
+	if (blocks > U32_MAX)
+		return pram_fail(why, "too large: at most 2^32-1 blocks");
+	if (!ninodes)
+		ninodes = clamp_t(u64, div64_u64(size, bpi ?: PRAM_DEF_BYTES_PER_INODE),
+				  1, PRAM_MAX_INODES);
+	itable_end = pram_itable_end(ninodes, blocksize);
+	if (!itable_end || itable_end >= size)
+		return pram_fail(why, "the inode table does not fit");
+	g->inodes_count = min_t(u64, (itable_end - PRAM_ITABLE_OFFSET) >>
+				PRAM_INODE_BITS, PRAM_MAX_INODES);
+	g->blocks_count = blocks;
+	g->bitmap_start = itable_end >> g->blocksize_bits;
+	bitmap_bytes = DIV_ROUND_UP(blocks, BITS_PER_BYTE);
+	g->bitmap_blocks = DIV_ROUND_UP(bitmap_bytes, blocksize);
+	g->data_start = g->bitmap_start + g->bitmap_blocks;
+	if ((u64)g->data_start >= blocks)
+		return pram_fail(why, "too small: no room left for data blocks");
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_geometry_compute);
+
+/**
+ * pram_super_format() - fill in a new superblock for @g
+ * @ps: the superblock, zeroed by the caller
+ * @g: its geometry
+ *
+ * Every inode but the root and every data block start free.
+ */
+void pram_super_format(struct pram_super_block *ps,
+		       const struct pram_geometry *g)
+{
+	ps->s_magic = cpu_to_le32(PRAM_SUPER_MAGIC);
+	ps->s_revision = cpu_to_le32(PRAM_REVISION);
+	ps->s_size = cpu_to_le64(g->size);
+	ps->s_blocksize = cpu_to_le32(g->blocksize);
+	ps->s_inodes_count = cpu_to_le32(g->inodes_count);
+	ps->s_free_inodes_count = cpu_to_le32(g->inodes_count - 1);
+	ps->s_free_inode_hint = cpu_to_le32(PRAM_ROOT_INO + 1);
+	ps->s_blocks_count = cpu_to_le32(g->blocks_count);
+	ps->s_free_blocks_count = cpu_to_le32(g->blocks_count - g->data_start);
+	ps->s_free_blocknr_hint = cpu_to_le32(g->data_start);
+	ps->s_bitmap_start = cpu_to_le32(g->bitmap_start);
+	ps->s_bitmap_blocks = cpu_to_le32(g->bitmap_blocks);
+	ps->s_csum = cpu_to_le32(pram_super_csum(ps));
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_super_format);
+
+/* The stored geometry must be exactly what its size and inode count give. */
+static int pram_super_check_geometry(const struct pram_super_block *ps,
+				     struct pram_geometry *g, const char **why)
+{
+	u32 inodes = le32_to_cpu(ps->s_inodes_count);
+
+	if (pram_geometry_compute(g, le64_to_cpu(ps->s_size),
+				  le32_to_cpu(ps->s_blocksize), 0, inodes, why))
+		return -EINVAL;
+	if (g->inodes_count != inodes ||
+	    g->blocks_count != le32_to_cpu(ps->s_blocks_count) ||
+	    g->bitmap_start != le32_to_cpu(ps->s_bitmap_start) ||
+	    g->bitmap_blocks != le32_to_cpu(ps->s_bitmap_blocks))
+		return pram_fail(why, "geometry does not match the size");
+	return 0;
+}
+
+static int pram_super_check_counts(const struct pram_super_block *ps,
+				   const struct pram_geometry *g,
+				   const char **why)
+{
+	u32 hint_blk = le32_to_cpu(ps->s_free_blocknr_hint);
+	u32 hint_ino = le32_to_cpu(ps->s_free_inode_hint);
+
+	if (le32_to_cpu(ps->s_free_blocks_count) > g->blocks_count - g->data_start ||
+	    le32_to_cpu(ps->s_free_inodes_count) >= g->inodes_count)
+		return pram_fail(why, "free counts out of range");
+	if (!pram_block_valid(g, hint_blk) || !pram_ino_valid(g, hint_ino))
+		return pram_fail(why, "allocation hints out of range");
+	return 0;
+}
+
+/**
+ * pram_super_check() - validate a superblock read from NVRAM
+ * @ps: the superblock
+ * @g: its geometry, on success
+ * @why: on error, the reason, for the mount log
+ *
+ * Unknown ro_compat features are left to the caller, which knows
+ * whether the mount is read-only.
+ *
+ * Return: 0 if @ps describes a filesystem this code can mount, else
+ * -EINVAL.
+ */
+int pram_super_check(const struct pram_super_block *ps, struct pram_geometry *g,
+		     const char **why)
+{
+	if (le32_to_cpu(ps->s_magic) != PRAM_SUPER_MAGIC)
+		return pram_fail(why, "bad magic");
+	if (le32_to_cpu(ps->s_csum) != pram_super_csum(ps))
+		return pram_fail(why, "bad checksum");
+	if (le32_to_cpu(ps->s_revision) != PRAM_REVISION)
+		return pram_fail(why, "unknown format revision");
+	if (le32_to_cpu(ps->s_feature_incompat) & ~PRAM_FEATURE_INCOMPAT_SUPP)
+		return pram_fail(why, "unknown incompatible features");
+	if (ps->s_journal)
+		return pram_fail(why, "reserved field set");
+	if (pram_super_check_geometry(ps, g, why))
+		return -EINVAL;
+	return pram_super_check_counts(ps, g, why);
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_super_check);
+
+static bool pram_ino_ok(const struct pram_geometry *g, __le32 ino)
+{
+	return !ino || pram_ino_valid(g, le32_to_cpu(ino));
+}
+
+static bool pram_block_ok(const struct pram_geometry *g, __le32 block)
+{
+	return !block || pram_block_valid(g, le32_to_cpu(block));
+}
+
+static int pram_inode_check_refs(const struct pram_inode *pi, umode_t mode,
+				 const struct pram_geometry *g,
+				 const char **why)
+{
+	if (!pram_ino_ok(g, pi->i_next) || !pram_ino_ok(g, pi->i_prev) ||
+	    !pram_ino_ok(g, pi->i_parent))
+		return pram_fail(why, "directory links out of range");
+	if (S_ISDIR(mode) &&
+	    (!pram_ino_ok(g, pi->i_type.dir.head) ||
+	     !pram_ino_ok(g, pi->i_type.dir.tail) ||
+	     !pi->i_type.dir.head != !pi->i_type.dir.tail))
+		return pram_fail(why, "directory list out of range");
+	if ((S_ISREG(mode) || S_ISLNK(mode)) &&
+	    !pram_block_ok(g, pi->i_type.reg.row_block))
+		return pram_fail(why, "block map out of range");
+	if (le32_to_cpu(pi->i_blocks) > g->blocks_count - g->data_start)
+		return pram_fail(why, "block count out of range");
+	return 0;
+}
+
+/**
+ * pram_inode_check() - validate an in-use inode read from NVRAM
+ * @pi: the inode
+ * @ino: its number
+ * @g: the filesystem's geometry
+ * @why: on error, the reason, for the log
+ *
+ * Every reference the inode holds (entry links, directory list, block
+ * map) must name an inode or block inside the filesystem.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int pram_inode_check(const struct pram_inode *pi, u32 ino,
+		     const struct pram_geometry *g, const char **why)
+{
+	umode_t mode = le16_to_cpu(pi->i_mode);
+
+	if (!pram_ino_valid(g, ino))
+		return pram_fail(why, "inode number out of range");
+	if (!mode)
+		return pram_fail(why, "inode is free");
+	if (le32_to_cpu(pi->i_csum) != pram_inode_csum(pi, ino))
+		return pram_fail(why, "bad checksum");
+	if (!S_ISREG(mode) && !S_ISDIR(mode) && !S_ISLNK(mode) &&
+	    !S_ISCHR(mode) && !S_ISBLK(mode) && !S_ISFIFO(mode) &&
+	    !S_ISSOCK(mode))
+		return pram_fail(why, "bad file type");
+	return pram_inode_check_refs(pi, mode, g, why);
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_inode_check);
+
+/**
+ * pram_time_pack() - encode a timestamp for the media
+ * @ts: the time; clamped to PRAM_TIME_MIN..PRAM_TIME_MAX seconds
+ */
+__le64 pram_time_pack(struct timespec64 ts)
+{
+	s64 sec = clamp_t(s64, ts.tv_sec, PRAM_TIME_MIN, PRAM_TIME_MAX);
+	u64 nsec = ts.tv_nsec;
+
+	if (sec != ts.tv_sec)
+		nsec = sec < ts.tv_sec ? NSEC_PER_SEC - 1 : 0;
+	else if (ts.tv_nsec < 0 || ts.tv_nsec >= NSEC_PER_SEC)
+		nsec = 0;
+	return cpu_to_le64(((u64)sec << PRAM_TIME_NSEC_BITS) | nsec);
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_time_pack);
+
+/**
+ * pram_time_unpack() - decode a timestamp from the media
+ * @t: the stored value; a nanosecond field past 999999999 reads as 0
+ */
+struct timespec64 pram_time_unpack(__le64 t)
+{
+	u64 v = le64_to_cpu(t);
+	struct timespec64 ts = {
+		.tv_sec = (s64)v >> PRAM_TIME_NSEC_BITS,
+		.tv_nsec = v & (BIT_ULL(PRAM_TIME_NSEC_BITS) - 1),
+	};
+
+	if (ts.tv_nsec >= NSEC_PER_SEC)
+		ts.tv_nsec = 0;
+	return ts;
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_time_unpack);

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * PRAMFS in-memory state and prototypes, grouped by source file.
+ * The on-media format is in pramfs_fs.h.
+ */
+#ifndef _PRAMFS_H
+#define _PRAMFS_H
+
+#include <linux/fs.h>
+#include <linux/mutex.h>
+#include <linux/time64.h>
+#include <linux/uidgid.h>
+#include <kunit/visibility.h>
+#include "pramfs_fs.h"
+
+/* Geometry of one filesystem, computed from its size and options. */
+struct pram_geometry {
+	u64	size;		/* bytes */
+	u32	blocksize;
+	u32	blocksize_bits;
+	u32	inodes_count;	/* inodes PRAM_ROOT_INO .. +inodes_count-1 */
+	u32	blocks_count;	/* size >> blocksize_bits */
+	u32	bitmap_start;	/* first bitmap block */
+	u32	bitmap_blocks;
+	u32	data_start;	/* first data block */
+};
+
+/* What the mount options asked for. */
+struct pram_mount_opts {
+	phys_addr_t	physaddr;
+	u64		init_size;	/* 0: use the existing filesystem */
+	u32		blocksize;	/* 0: default */
+	u64		bpi;		/* 0: default */
+	u64		ninodes;	/* 0: from bpi */
+	umode_t		mode;
+	kuid_t		uid;
+	kgid_t		gid;
+	unsigned int	given;		/* PRAM_OPT_* bits */
+};
+
+#define PRAM_OPT_PHYSADDR	BIT(0)
+#define PRAM_OPT_INIT		BIT(1)
+#define PRAM_OPT_BS		BIT(2)
+#define PRAM_OPT_BPI		BIT(3)
+#define PRAM_OPT_N		BIT(4)
+#define PRAM_OPT_MODE		BIT(5)
+#define PRAM_OPT_UID		BIT(6)
+#define PRAM_OPT_GID		BIT(7)
+
+#define PRAM_DEF_ROOT_MODE	(0777 | S_ISVTX)
+
+struct pram_sb_info {
+	phys_addr_t		phys_addr;
+	void			*virt_addr;	/* the whole filesystem */
+	struct pram_super_block	*super;		/* the valid superblock copy */
+	u64			map_size;	/* bytes mapped and claimed */
+	struct pram_geometry	geo;
+	struct mutex		s_lock;		/* superblock, bitmap, inodes */
+	struct pram_mount_opts	opts;
+};
+
+struct pram_inode_info {
+	struct mutex		i_meta_lock;	/* the on-media inode */
+	struct inode		vfs_inode;
+};
+
+static inline struct pram_inode_info *PRAM_I(struct inode *inode)
+{
+	return container_of(inode, struct pram_inode_info, vfs_inode);
+}
+
+static inline struct pram_sb_info *PRAM_SB(struct super_block *sb)
+{
+	return sb->s_fs_info;
+}
+
+static inline struct pram_super_block *pram_super(struct super_block *sb)
+{
+	return PRAM_SB(sb)->super;
+}
+
+/* layout.c: pure code, no VFS objects */
+u32 pram_super_csum(const struct pram_super_block *ps);
+u32 pram_inode_csum(const struct pram_inode *pi, u32 ino);
+int pram_geometry_compute(struct pram_geometry *g, u64 size, u32 blocksize,
+			  u64 bpi, u64 ninodes, const char **why);
+void pram_super_format(struct pram_super_block *ps,
+		       const struct pram_geometry *g);
+int pram_super_check(const struct pram_super_block *ps, struct pram_geometry *g,
+		     const char **why);
+int pram_inode_check(const struct pram_inode *pi, u32 ino,
+		     const struct pram_geometry *g, const char **why);
+__le64 pram_time_pack(struct timespec64 ts);
+struct timespec64 pram_time_unpack(__le64 t);
+
+/* Inode numbers and block numbers read from NVRAM are checked here. */
+static inline bool pram_ino_valid(const struct pram_geometry *g, u32 ino)
+{
+	return ino >= PRAM_ROOT_INO && ino - PRAM_ROOT_INO < g->inodes_count;
+}
+
+static inline bool pram_block_valid(const struct pram_geometry *g, u32 block)
+{
+	return block >= g->data_start && block < g->blocks_count;
+}
+
+static inline u64 pram_ino_offset(u32 ino)
+{
+	return (u64)ino << PRAM_INODE_BITS;
+}
+
+static inline u64 pram_block_offset(const struct pram_geometry *g, u32 block)
+{
+	return (u64)block << g->blocksize_bits;
+}
+
+/* alloc.c: pure code over a bitmap or an inode table in memory */
+void pram_bitmap_format(void *bitmap, const struct pram_geometry *g);
+int pram_bitmap_alloc(void *bitmap, const struct pram_geometry *g, u32 hint,
+		      u32 *block);
+int pram_bitmap_free(void *bitmap, const struct pram_geometry *g, u32 block);
+u32 pram_bitmap_count_free(const void *bitmap, const struct pram_geometry *g);
+int pram_itable_find_free(const void *itable, const struct pram_geometry *g,
+			  u32 hint, u32 *ino);
+
+/* nvram.c */
+int pram_map(struct super_block *sb, u64 size);
+void pram_unmap(struct super_block *sb);
+void pram_wp_open(struct super_block *sb, void *addr, size_t len);
+void pram_wp_close(struct super_block *sb, void *addr, size_t len);
+void pram_super_sync(struct super_block *sb);
+
+/* inode.c */
+struct inode *pram_iget(struct super_block *sb, u32 ino);
+struct pram_inode *pram_get_inode(struct super_block *sb, u32 ino);
+int pram_write_inode(struct inode *inode, struct writeback_control *wbc);
+void pram_evict_inode(struct inode *inode);
+int pram_inode_cache_init(void);
+void pram_inode_cache_destroy(void);
+struct inode *pram_alloc_inode(struct super_block *sb);
+void pram_free_inode(struct inode *inode);
+void pram_update_inode(struct inode *inode);
+void pram_init_root(struct super_block *sb, struct pram_inode *pi);
+
+/* dir.c */
+extern const struct file_operations pram_dir_operations;
+extern const struct inode_operations pram_dir_inode_operations;
+
+/* super.c */
+__printf(2, 3) void pram_msg(struct super_block *sb, const char *fmt, ...);
+#define pram_err(sb, fmt, ...) \
+	pram_msg(sb, KERN_ERR fmt, ##__VA_ARGS__)
+#define pram_warn(sb, fmt, ...) \
+	pram_msg(sb, KERN_WARNING fmt, ##__VA_ARGS__)
+#define pram_info(sb, fmt, ...) \
+	pram_msg(sb, KERN_INFO fmt, ##__VA_ARGS__)
+
+#endif /* _PRAMFS_H */

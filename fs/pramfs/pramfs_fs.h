@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * PRAMFS on-media format.
+ *
+ * Everything here is stored little-endian with fixed-width fields, so an
+ * image means the same on every architecture. This header holds the
+ * format only, needs nothing but <linux/types.h>, and may be shared with
+ * userspace tools. Documentation/filesystems/pramfs.rst explains it.
+ *
+ * The filesystem is a byte range of NVRAM viewed as blocks of
+ * s_blocksize bytes; block b starts at byte b * s_blocksize. Block 0
+ * holds the superblock (bytes 0-127) and its redundant copy (128-255);
+ * the inode table follows at byte 256, then the block bitmap (whole
+ * blocks), then the data blocks.
+ *
+ * Inode number n lives at byte n * 128, so 0 and 1 name the two
+ * superblock copies and are never valid inodes; 2 is the root directory.
+ * Block number 0 (the superblock's block) means "no block".
+ */
+#ifndef _PRAMFS_FS_H
+#define _PRAMFS_FS_H
+
+#include <linux/types.h>
+
+#define PRAM_SUPER_MAGIC	0xEFFA	/* also statfs f_type */
+#define PRAM_REVISION		1
+
+#define PRAM_MIN_BLOCK_SIZE	512
+#define PRAM_MAX_BLOCK_SIZE	4096
+#define PRAM_DEF_BLOCK_SIZE	2048
+
+#define PRAM_SB_SIZE		128
+#define PRAM_INODE_SIZE		128
+#define PRAM_INODE_BITS		7
+#define PRAM_SB_COPY_OFFSET	PRAM_SB_SIZE	/* redundant superblock */
+#define PRAM_ITABLE_OFFSET	(2 * PRAM_SB_SIZE)
+#define PRAM_ROOT_INO		(PRAM_ITABLE_OFFSET >> PRAM_INODE_BITS)
+#define PRAM_NAME_LEN		48	/* not NUL-terminated when full */
+
+/* Default inode table: 5% of the space, one inode per 20 inode sizes. */
+#define PRAM_DEF_BYTES_PER_INODE (20 * PRAM_INODE_SIZE)
+
+/*
+ * Feature flags. A kernel that meets an unknown incompat bit refuses the
+ * mount; an unknown ro_compat bit allows only a read-only mount; compat
+ * bits may be ignored. None are defined by revision 1.
+ */
+#define PRAM_FEATURE_COMPAT_SUPP	0
+#define PRAM_FEATURE_RO_COMPAT_SUPP	0
+#define PRAM_FEATURE_INCOMPAT_SUPP	0
+
+/*
+ * Timestamps: one __le64 each, seconds since the epoch (signed, 34 bits:
+ * years 1698 to 2242) in bits 63-30 and nanoseconds in bits 29-0.
+ */
+#define PRAM_TIME_NSEC_BITS	30
+#define PRAM_TIME_MAX		((1LL << 33) - 1)
+#define PRAM_TIME_MIN		(-(1LL << 33))
+
+/*
+ * The superblock, 128 bytes, at byte 0 and again at byte 128. s_csum is
+ * crc32c (seed ~0) over bytes 4-127.
+ */
+struct pram_super_block {
+	__le32	s_csum;			/*   0 crc32c of bytes 4..127 */
+	__le32	s_magic;		/*   4 PRAM_SUPER_MAGIC */
+	__le32	s_revision;		/*   8 PRAM_REVISION */
+	__le32	s_feature_compat;	/*  12 */
+	__le32	s_feature_ro_compat;	/*  16 */
+	__le32	s_feature_incompat;	/*  20 */
+	__le64	s_size;			/*  24 filesystem size in bytes */
+	__le32	s_blocksize;		/*  32 512, 1024, 2048 or 4096 */
+	__le32	s_inodes_count;		/*  36 inodes in the table */
+	__le32	s_free_inodes_count;	/*  40 */
+	__le32	s_free_inode_hint;	/*  44 inode number to search from */
+	__le32	s_blocks_count;		/*  48 s_size / s_blocksize */
+	__le32	s_free_blocks_count;	/*  52 */
+	__le32	s_free_blocknr_hint;	/*  56 block number to search from */
+	__le32	s_bitmap_start;		/*  60 first block of the bitmap */
+	__le32	s_bitmap_blocks;	/*  64 blocks in the bitmap */
+	__le32	s_mount_count;		/*  68 mounts since init= */
+	__le64	s_mtime;		/*  72 last mount time */
+	__le64	s_wtime;		/*  80 last superblock write */
+	__le64	s_journal;		/*  88 reserved (journal), zero */
+	__u8	s_uuid[16];		/*  96 set at init= */
+	char	s_volume_name[16];	/* 112 */
+};					/* 128 bytes */
+
+/*
+ * The inode, 128 bytes. It also holds the directory entry that names it:
+ * the entry links (i_next, i_prev) chain the entries of one directory in
+ * a doubly linked list whose ends are in the directory's i_type.dir.
+ * i_csum is crc32c over bytes 4-127, seeded with the inode number (so an
+ * inode copied to another slot fails the check). A free inode has
+ * i_mode 0.
+ */
+struct pram_inode {
+	__le32	i_csum;			/*   0 crc32c of bytes 4..127 */
+	__le16	i_mode;			/*   4 type and permissions */
+	__le16	i_links_count;		/*   6 */
+	__le32	i_uid;			/*   8 */
+	__le32	i_gid;			/*  12 */
+	__le64	i_size;			/*  16 bytes */
+	__le32	i_blocks;		/*  24 blocks held, map blocks too */
+	__le32	i_flags;		/*  28 reserved, zero */
+	__le64	i_atime;		/*  32 */
+	__le64	i_mtime;		/*  40 */
+	__le64	i_ctime;		/*  48 */
+	__le32	i_xattr;		/*  56 reserved (xattr block), zero */
+	union {				/*  60 */
+		struct {
+			/* row block -> column blocks -> data blocks */
+			__le32	row_block;
+			__le32	reserved;
+		} reg;			/* regular file, symlink */
+		struct {
+			__le32	head;	/* first entry's inode */
+			__le32	tail;	/* last entry's inode */
+		} dir;
+		struct {
+			__le32	rdev;	/* new_encode_dev() */
+			__le32	reserved;
+		} dev;
+	} i_type;
+	__le32	i_next;			/*  68 next entry in the directory */
+	__le32	i_prev;			/*  72 previous entry */
+	__le32	i_parent;		/*  76 inode of the directory */
+	char	i_name[PRAM_NAME_LEN];	/*  80 NUL-padded */
+};					/* 128 bytes */
+
+#endif /* _PRAMFS_FS_H */

@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for the PRAMFS layout code: geometry, superblock and inode
+ * validation, checksums and timestamps. The expected geometries were
+ * worked out by hand from the formula in Documentation/filesystems/pramfs.rst.
+ */
+#include <kunit/test.h>
+#include <linux/stat.h>
+#include "pramfs.h"
+
+#define KiB	1024ULL
+#define MiB	(1024 * KiB)
+#define TiB	(1024 * 1024 * MiB)
+
+/* ---- pramfs_geometry ---- */
+
+struct geometry_case {
+	const char *name;
+	u64 size;
+	u32 bs;
+	u64 bpi;
+	u64 n;
+	int err;
+	u32 inodes, blocks, bitmap_start, bitmap_blocks, data_start;
+};
+
+static const struct geometry_case geometry_cases[] = {
+	{ "64M defaults", 64 * MiB, 0, 0, 0, 0, 26222, 32768, 1639, 2, 1641 },
+	{ "1M bs=512", MiB, 512, 0, 0, 0, 410, 2048, 103, 1, 104 },
+	{ "1M bs=1024", MiB, 1024, 0, 0, 0, 414, 1024, 52, 1, 53 },
+	{ "1M bs=4096", MiB, 4096, 0, 0, 0, 414, 256, 13, 1, 14 },
+	{ "size not a multiple of bs", MiB + 1000, 4096, 0, 0, 0,
+	  414, 256, 13, 1, 14 },
+	{ "N rounded up to fill a block", MiB, 4096, 0, 100, 0,
+	  126, 256, 4, 1, 5 },
+	{ "N and bpi both given: N wins", MiB, 4096, 8192, 100, 0,
+	  126, 256, 4, 1, 5 },
+	{ "bpi given", MiB, 4096, 16384, 0, 0, 94, 256, 3, 1, 4 },
+	{ "bitmap spanning 32 blocks", 64 * MiB, 512, 0, 0, 0,
+	  26214, 131072, 6554, 32, 6586 },
+	{ "minimum size, bs=512", 1536, 512, 0, 0, 0, 2, 3, 1, 1, 2 },
+	{ "minimum size, default bs", 6144, 0, 0, 0, 0, 14, 3, 1, 1, 2 },
+	{ "minimum size, bs=4096", 3 * 4096, 4096, 0, 0, 0, 30, 3, 1, 1, 2 },
+	{ "16 TiB at bs=4096", (U32_MAX * 4096ULL), 4096, 0, 0, 0,
+	  4294967293U, U32_MAX, 134217728, 131072, 134348800 },
+	{ "one byte below the minimum", 1535, 512, 0, 0, -EINVAL },
+	{ "smaller than one block", 100, 0, 0, 0, -EINVAL },
+	{ "N does not fit", MiB, 4096, 0, 10000, -EINVAL },
+	{ "block size 3000", MiB, 3000, 0, 0, -EINVAL },
+	{ "block size 256", MiB, 256, 0, 0, -EINVAL },
+	{ "block size 8192", MiB, 8192, 0, 0, -EINVAL },
+	{ "2^33 blocks of 512", 4 * TiB, 512, 0, 0, -EINVAL },
+};
+
+static void geometry_desc(const struct geometry_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(geometry, geometry_cases, geometry_desc);
+
+static void geometry_test(struct kunit *test)
+{
+	const struct geometry_case *c = test->param_value;
+	struct pram_geometry g;
+	const char *why = NULL;
+	int err;
+
+	err = pram_geometry_compute(&g, c->size, c->bs, c->bpi, c->n, &why);
+	KUNIT_ASSERT_EQ(test, err, c->err);
+	if (err) {
+		KUNIT_EXPECT_NOT_NULL(test, why);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, g.inodes_count, c->inodes);
+	KUNIT_EXPECT_EQ(test, g.blocks_count, c->blocks);
+	KUNIT_EXPECT_EQ(test, g.bitmap_start, c->bitmap_start);
+	KUNIT_EXPECT_EQ(test, g.bitmap_blocks, c->bitmap_blocks);
+	KUNIT_EXPECT_EQ(test, g.data_start, c->data_start);
+	/* The inode table never overlaps the bitmap. */
+	KUNIT_EXPECT_LE(test, PRAM_ITABLE_OFFSET +
+			((u64)g.inodes_count << PRAM_INODE_BITS),
+			pram_block_offset(&g, g.bitmap_start));
+	/* The bitmap has a bit for every block. */
+	KUNIT_EXPECT_GE(test, (u64)g.bitmap_blocks * g.blocksize * 8,
+			(u64)g.blocks_count);
+}
+
+/* ---- pramfs_super ---- */
+
+struct super_case {
+	const char *name;
+	void (*mutate)(struct pram_super_block *ps);
+	bool resum;		/* recompute the checksum after mutating */
+	const char *why;	/* NULL: the superblock must pass */
+};
+
+static void sb_nothing(struct pram_super_block *ps) { }
+static void sb_magic(struct pram_super_block *ps) { ps->s_magic = cpu_to_le32(0xEFFB); }
+static void sb_flip_bit(struct pram_super_block *ps) { ps->s_volume_name[3] ^= 0x10; }
+static void sb_zero(struct pram_super_block *ps) { memset(ps, 0, sizeof(*ps)); }
+static void sb_revision(struct pram_super_block *ps) { ps->s_revision = cpu_to_le32(2); }
+static void sb_incompat(struct pram_super_block *ps) { ps->s_feature_incompat = cpu_to_le32(1); }
+static void sb_compat(struct pram_super_block *ps) { ps->s_feature_compat = cpu_to_le32(1); }
+static void sb_journal(struct pram_super_block *ps) { ps->s_journal = cpu_to_le64(7); }
+static void sb_size(struct pram_super_block *ps) { le64_add_cpu(&ps->s_size, MiB); }
+static void sb_tiny(struct pram_super_block *ps) { ps->s_size = cpu_to_le64(1000); }
+static void sb_bs(struct pram_super_block *ps) { ps->s_blocksize = cpu_to_le32(3000); }
+static void sb_inodes(struct pram_super_block *ps) { le32_add_cpu(&ps->s_inodes_count, 1); }
+static void sb_bitmap(struct pram_super_block *ps) { le32_add_cpu(&ps->s_bitmap_start, 1); }
+static void sb_free_blocks(struct pram_super_block *ps) { le32_add_cpu(&ps->s_free_blocks_count, 1); }
+static void sb_free_inodes(struct pram_super_block *ps) { le32_add_cpu(&ps->s_free_inodes_count, 1); }
+static void sb_hint(struct pram_super_block *ps) { ps->s_free_blocknr_hint = cpu_to_le32(1); }
+
+static void sb_swap(struct pram_super_block *ps)
+{
+	swap(ps->s_free_inodes_count, ps->s_free_inode_hint);
+}
+
+static const struct super_case super_cases[] = {
+	{ "freshly formatted", sb_nothing, false, NULL },
+	{ "unknown compat feature is fine", sb_compat, true, NULL },
+	{ "bad magic", sb_magic, true, "bad magic" },
+	{ "one bit flipped", sb_flip_bit, false, "bad checksum" },
+	{ "two words swapped", sb_swap, false, "bad checksum" },
+	{ "all zero", sb_zero, false, "bad magic" },
+	{ "unknown revision", sb_revision, true, "unknown format revision" },
+	{ "unknown incompat feature", sb_incompat, true,
+	  "unknown incompatible features" },
+	{ "reserved journal field", sb_journal, true, "reserved field set" },
+	{ "size does not fit the geometry", sb_size, true,
+	  "geometry does not match the size" },
+	{ "size too small for anything", sb_tiny, true,
+	  "the inode table does not fit" },
+	{ "bad block size", sb_bs, true,
+	  "block size must be 512, 1024, 2048 or 4096" },
+	{ "inode count not block-rounded", sb_inodes, true,
+	  "geometry does not match the size" },
+	{ "bitmap moved", sb_bitmap, true, "geometry does not match the size" },
+	{ "more free blocks than blocks", sb_free_blocks, true,
+	  "free counts out of range" },
+	{ "every inode free, root too", sb_free_inodes, true,
+	  "free counts out of range" },
+	{ "block hint in the metadata", sb_hint, true,
+	  "allocation hints out of range" },
+};
+
+static void super_desc(const struct super_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(super, super_cases, super_desc);
+
+static void super_test(struct kunit *test)
+{
+	const struct super_case *c = test->param_value;
+	struct pram_super_block *ps;
+	struct pram_geometry g, got;
+	const char *why = NULL;
+	int err;
+
+	ps = kunit_kzalloc(test, sizeof(*ps), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ps);
+	KUNIT_ASSERT_EQ(test, pram_geometry_compute(&g, MiB, 1024, 0, 0, &why), 0);
+	pram_super_format(ps, &g);
+	c->mutate(ps);
+	if (c->resum)
+		ps->s_csum = cpu_to_le32(pram_super_csum(ps));
+
+	err = pram_super_check(ps, &got, &why);
+	if (!c->why) {
+		KUNIT_ASSERT_EQ(test, err, 0);
+		KUNIT_EXPECT_EQ(test, got.inodes_count, g.inodes_count);
+		KUNIT_EXPECT_EQ(test, got.data_start, g.data_start);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, err, -EINVAL);
+	KUNIT_EXPECT_STREQ(test, why, c->why);
+}
+
+/* Every byte of the superblock but the checksum itself is covered. */
+static void super_csum_covers_every_byte(struct kunit *test)
+{
+	struct pram_super_block *ps;
+	u8 *raw;
+	u32 good;
+	int i;
+
+	ps = kunit_kzalloc(test, sizeof(*ps), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ps);
+	raw = (u8 *)ps;
+	good = pram_super_csum(ps);
+	for (i = sizeof(__le32); i < PRAM_SB_SIZE; i++) {
+		raw[i] ^= 1;
+		KUNIT_EXPECT_NE_MSG(test, pram_super_csum(ps), good, "byte %d", i);
+		raw[i] ^= 1;
+	}
+}
+
+/* ---- pramfs_inode ---- */
+
+#define TEST_INO	5
+
+struct inode_case {
+	const char *name;
+	umode_t mode;
+	void (*mutate)(struct pram_inode *pi, const struct pram_geometry *g);
+	u32 check_ino;		/* 0: TEST_INO */
+	bool resum;
+	const char *why;
+};
+
+static void pi_nothing(struct pram_inode *pi, const struct pram_geometry *g) { }
+
+static void pi_dir(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_type.dir.head = cpu_to_le32(7);
+	pi->i_type.dir.tail = cpu_to_le32(9);
+}
+
+static void pi_free(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_mode = 0;
+}
+
+static void pi_flip(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_name[0] ^= 1;
+}
+
+static void pi_type(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_mode = cpu_to_le16(S_IFMT | 0644);
+}
+
+static void pi_next(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_next = cpu_to_le32(PRAM_ROOT_INO + g->inodes_count);
+}
+
+static void pi_parent(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_parent = cpu_to_le32(1);
+}
+
+static void pi_half_list(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_type.dir.head = cpu_to_le32(7);
+}
+
+static void pi_row_meta(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_type.reg.row_block = cpu_to_le32(g->data_start - 1);
+}
+
+static void pi_row_end(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_type.reg.row_block = cpu_to_le32(g->blocks_count);
+}
+
+static void pi_row_last(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_type.reg.row_block = cpu_to_le32(g->blocks_count - 1);
+}
+
+static void pi_blocks(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_blocks = cpu_to_le32(g->blocks_count);
+}
+
+static const struct inode_case inode_cases[] = {
+	{ "regular file", S_IFREG | 0644, pi_nothing, 0, false, NULL },
+	{ "directory with entries", S_IFDIR | 0755, pi_dir, 0, true, NULL },
+	{ "row block is the last block", S_IFREG | 0644, pi_row_last, 0, true,
+	  NULL },
+	{ "free inode", S_IFREG | 0644, pi_free, 0, true, "inode is free" },
+	{ "one bit flipped", S_IFREG | 0644, pi_flip, 0, false, "bad checksum" },
+	{ "copied to another slot", S_IFREG | 0644, pi_nothing, TEST_INO + 1,
+	  false, "bad checksum" },
+	{ "inode number 1", S_IFREG | 0644, pi_nothing, 1, false,
+	  "inode number out of range" },
+	{ "bad file type", S_IFREG | 0644, pi_type, 0, true, "bad file type" },
+	{ "next entry past the table", S_IFREG | 0644, pi_next, 0, true,
+	  "directory links out of range" },
+	{ "parent is the superblock copy", S_IFREG | 0644, pi_parent, 0, true,
+	  "directory links out of range" },
+	{ "list head without tail", S_IFDIR | 0755, pi_half_list, 0, true,
+	  "directory list out of range" },
+	{ "row block in the metadata", S_IFREG | 0644, pi_row_meta, 0, true,
+	  "block map out of range" },
+	{ "row block past the end", S_IFLNK | 0777, pi_row_end, 0, true,
+	  "block map out of range" },
+	{ "more blocks than the filesystem", S_IFREG | 0644, pi_blocks, 0, true,
+	  "block count out of range" },
+};
+
+static void inode_desc(const struct inode_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(inode, inode_cases, inode_desc);
+
+static void inode_test(struct kunit *test)
+{
+	const struct inode_case *c = test->param_value;
+	u32 ino = c->check_ino ?: TEST_INO;
+	struct pram_geometry g;
+	struct pram_inode *pi;
+	const char *why = NULL;
+	int err;
+
+	pi = kunit_kzalloc(test, sizeof(*pi), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pi);
+	KUNIT_ASSERT_EQ(test, pram_geometry_compute(&g, MiB, 1024, 0, 0, &why), 0);
+	pi->i_mode = cpu_to_le16(c->mode);
+	pi->i_links_count = cpu_to_le16(1);
+	pi->i_parent = cpu_to_le32(PRAM_ROOT_INO);
+	strscpy(pi->i_name, "entry", PRAM_NAME_LEN);
+	pi->i_csum = cpu_to_le32(pram_inode_csum(pi, TEST_INO));
+	c->mutate(pi, &g);
+	if (c->resum)
+		pi->i_csum = cpu_to_le32(pram_inode_csum(pi, TEST_INO));
+
+	err = pram_inode_check(pi, ino, &g, &why);
+	if (!c->why) {
+		KUNIT_EXPECT_EQ(test, err, 0);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, err, -EINVAL);
+	KUNIT_EXPECT_STREQ(test, why, c->why);
+}
+
+/* ---- pramfs_time ---- */
+
+struct time_case {
+	const char *name;
+	s64 sec;
+	long nsec;
+	s64 want_sec;
+	long want_nsec;
+};
+
+static const struct time_case time_cases[] = {
+	{ "epoch", 0, 0, 0, 0 },
+	{ "nanoseconds kept", 1700000000, 999999999, 1700000000, 999999999 },
+	{ "past 2038", 1LL << 31, 1, 1LL << 31, 1 },
+	{ "year 2200", 7258118400LL, 500, 7258118400LL, 500 },
+	{ "before 1970", -1, 5, -1, 5 },
+	{ "latest", PRAM_TIME_MAX, 123, PRAM_TIME_MAX, 123 },
+	{ "earliest", PRAM_TIME_MIN, 0, PRAM_TIME_MIN, 0 },
+	{ "too late clamps", 1LL << 40, 7, PRAM_TIME_MAX, 999999999 },
+	{ "too early clamps", -(1LL << 40), 7, PRAM_TIME_MIN, 0 },
+};
+
+static void time_desc(const struct time_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(time, time_cases, time_desc);
+
+static void time_test(struct kunit *test)
+{
+	const struct time_case *c = test->param_value;
+	struct timespec64 ts = { .tv_sec = c->sec, .tv_nsec = c->nsec };
+
+	ts = pram_time_unpack(pram_time_pack(ts));
+	KUNIT_EXPECT_EQ(test, ts.tv_sec, c->want_sec);
+	KUNIT_EXPECT_EQ(test, ts.tv_nsec, c->want_nsec);
+}
+
+/* A stored nanosecond field past 999999999 is corruption: read as 0. */
+static void time_bad_nsec_test(struct kunit *test)
+{
+	__le64 t = cpu_to_le64((5ULL << PRAM_TIME_NSEC_BITS) | 1000000000ULL);
+	struct timespec64 ts = pram_time_unpack(t);
+
+	KUNIT_EXPECT_EQ(test, ts.tv_sec, 5);
+	KUNIT_EXPECT_EQ(test, ts.tv_nsec, 0);
+}
+
+static struct kunit_case pramfs_geometry_cases[] = {
+	KUNIT_CASE_PARAM(geometry_test, geometry_gen_params),
+	{}
+};
+
+static struct kunit_case pramfs_super_cases[] = {
+	KUNIT_CASE_PARAM(super_test, super_gen_params),
+	KUNIT_CASE(super_csum_covers_every_byte),
+	{}
+};
+
+static struct kunit_case pramfs_inode_cases[] = {
+	KUNIT_CASE_PARAM(inode_test, inode_gen_params),
+	{}
+};
+
+static struct kunit_case pramfs_time_cases[] = {
+	KUNIT_CASE_PARAM(time_test, time_gen_params),
+	KUNIT_CASE(time_bad_nsec_test),
+	{}
+};
+
+static struct kunit_suite pramfs_geometry_suite = {
+	.name = "pramfs_geometry",
+	.test_cases = pramfs_geometry_cases,
+};
+
+static struct kunit_suite pramfs_super_suite = {
+	.name = "pramfs_super",
+	.test_cases = pramfs_super_cases,
+};
+
+static struct kunit_suite pramfs_inode_suite = {
+	.name = "pramfs_inode",
+	.test_cases = pramfs_inode_cases,
+};
+
+static struct kunit_suite pramfs_time_suite = {
+	.name = "pramfs_time",
+	.test_cases = pramfs_time_cases,
+};
+
+kunit_test_suites(&pramfs_geometry_suite, &pramfs_super_suite,
+		  &pramfs_inode_suite, &pramfs_time_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the PRAMFS layout code");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
