@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * PRAMFS inodes: reading them from NVRAM into the VFS and writing them
+ * back. Metadata is written through at once: there is no dirty state
+ * that could be lost at a power cut.
+ */
+#include <linux/slab.h>
+#include <linux/writeback.h>
+#include "pramfs.h"
+
+static struct kmem_cache *pram_inode_cachep;
+
+/**
+ * pram_get_inode() - the on-media inode @ino, or NULL if out of range
+ * @sb: the superblock
+ * @ino: an inode number, possibly read from NVRAM
+ */
+struct pram_inode *pram_get_inode(struct super_block *sb, u32 ino)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+
+	if (!pram_ino_valid(&sbi->geo, ino))
+		return NULL;
+	return sbi->virt_addr + pram_ino_offset(ino);
+}
+
+static void pram_set_ops(struct inode *inode, dev_t rdev)
+{
+	switch (inode->i_mode & S_IFMT) {
+	case S_IFDIR:
+		inode->i_op = &pram_dir_inode_operations;
+		inode->i_fop = &pram_dir_operations;
+		break;
+	case S_IFCHR:
+	case S_IFBLK:
+	case S_IFIFO:
+	case S_IFSOCK:
+		init_special_inode(inode, inode->i_mode, rdev);
+		break;
+	}
+}
+
+static void pram_read_inode(struct inode *inode, const struct pram_inode *pi)
+{
+	inode->i_mode = le16_to_cpu(pi->i_mode);
+	i_uid_write(inode, le32_to_cpu(pi->i_uid));
+	i_gid_write(inode, le32_to_cpu(pi->i_gid));
+	set_nlink(inode, le16_to_cpu(pi->i_links_count));
+	inode->i_size = le64_to_cpu(pi->i_size);
+	inode->i_blocks = (blkcnt_t)le32_to_cpu(pi->i_blocks) <<
+			  (inode->i_sb->s_blocksize_bits - 9);
+	inode_set_atime_to_ts(inode, pram_time_unpack(pi->i_atime));
+	inode_set_mtime_to_ts(inode, pram_time_unpack(pi->i_mtime));
+	inode_set_ctime_to_ts(inode, pram_time_unpack(pi->i_ctime));
+	pram_set_ops(inode, new_decode_dev(le32_to_cpu(pi->i_type.dev.rdev)));
+}
+
+/**
+ * pram_iget() - the VFS inode for @ino, read and checked on first use
+ * @sb: the superblock
+ * @ino: the inode number
+ *
+ * Return: the inode, or ERR_PTR(-EUCLEAN) for an inode that fails its
+ * checks (logged), or ERR_PTR(-ENOMEM).
+ */
+struct inode *pram_iget(struct super_block *sb, u32 ino)
+{
+	struct pram_inode *pi = pram_get_inode(sb, ino);
+	struct inode *inode;
+	const char *why;
+
+	if (!pi) {
+		pram_err(sb, "inode %u out of range", ino);
+		return ERR_PTR(-EUCLEAN);
+	}
+	inode = iget_locked(sb, ino);
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	if (!(inode->i_state & I_NEW))
+		return inode;
+	if (pram_inode_check(pi, ino, &PRAM_SB(sb)->geo, &why)) {
+		pram_err(sb, "inode %u refused: %s", ino, why);
+		iget_failed(inode);
+		return ERR_PTR(-EUCLEAN);
+	}
+	pram_read_inode(inode, pi);
+	unlock_new_inode(inode);
+	return inode;
+}
+
+/**
+ * pram_update_inode() - write the VFS inode's attributes to NVRAM
+ * @inode: the inode
+ */
+void pram_update_inode(struct inode *inode)
+{
+	struct pram_inode *pi = pram_get_inode(inode->i_sb, inode->i_ino);
+	struct super_block *sb = inode->i_sb;
+
+	mutex_lock(&PRAM_I(inode)->i_meta_lock);
+	pram_wp_open(sb, pi, PRAM_INODE_SIZE);
+	pi->i_mode = cpu_to_le16(inode->i_mode);
+	pi->i_uid = cpu_to_le32(i_uid_read(inode));
+	pi->i_gid = cpu_to_le32(i_gid_read(inode));
+	pi->i_links_count = cpu_to_le16(inode->i_nlink);
+	pi->i_size = cpu_to_le64(inode->i_size);
+	pi->i_atime = pram_time_pack(inode_get_atime(inode));
+	pi->i_mtime = pram_time_pack(inode_get_mtime(inode));
+	pi->i_ctime = pram_time_pack(inode_get_ctime(inode));
+	pi->i_csum = cpu_to_le32(pram_inode_csum(pi, inode->i_ino));
+	pram_wp_close(sb, pi, PRAM_INODE_SIZE);
+	mutex_unlock(&PRAM_I(inode)->i_meta_lock);
+}
+
+int pram_write_inode(struct inode *inode, struct writeback_control *wbc)
+{
+	pram_update_inode(inode);
+	return 0;
+}
+
+void pram_evict_inode(struct inode *inode)
+{
+	truncate_inode_pages_final(&inode->i_data);
+	clear_inode(inode);
+}
+
+/**
+ * pram_init_root() - write a fresh root directory inode
+ * @sb: the superblock being formatted, its options in PRAM_SB(sb)->opts
+ * @pi: the root inode, zeroed, inside an open write window
+ */
+void pram_init_root(struct super_block *sb, struct pram_inode *pi)
+{
+	struct pram_mount_opts *opts = &PRAM_SB(sb)->opts;
+	struct timespec64 now;
+	__le64 t;
+
+	ktime_get_real_ts64(&now);
+	t = pram_time_pack(now);
+	pi->i_mode = cpu_to_le16(S_IFDIR | opts->mode);
+	pi->i_uid = cpu_to_le32(from_kuid(&init_user_ns, opts->uid));
+	pi->i_gid = cpu_to_le32(from_kgid(&init_user_ns, opts->gid));
+	pi->i_links_count = cpu_to_le16(2);
+	pi->i_atime = t;
+	pi->i_mtime = t;
+	pi->i_ctime = t;
+	pi->i_parent = cpu_to_le32(PRAM_ROOT_INO);
+	pi->i_csum = cpu_to_le32(pram_inode_csum(pi, PRAM_ROOT_INO));
+}
+
+struct inode *pram_alloc_inode(struct super_block *sb)
+{
+	struct pram_inode_info *pii;
+
+	pii = alloc_inode_sb(sb, pram_inode_cachep, GFP_KERNEL);
+	return pii ? &pii->vfs_inode : NULL;
+}
+
+void pram_free_inode(struct inode *inode)
+{
+	kmem_cache_free(pram_inode_cachep, PRAM_I(inode));
+}
+
+static void pram_inode_init_once(void *obj)
+{
+	struct pram_inode_info *pii = obj;
+
+	mutex_init(&pii->i_meta_lock);
+	inode_init_once(&pii->vfs_inode);
+}
+
+int pram_inode_cache_init(void)
+{
+	pram_inode_cachep = kmem_cache_create("pram_inode_cache",
+					      sizeof(struct pram_inode_info), 0,
+					      SLAB_RECLAIM_ACCOUNT | SLAB_ACCOUNT,
+					      pram_inode_init_once);
+	return pram_inode_cachep ? 0 : -ENOMEM;
+}
+
+void pram_inode_cache_destroy(void)
+{
+	/* RCU-freed inodes must be gone before the cache is. */
+	rcu_barrier();
+	kmem_cache_destroy(pram_inode_cachep);
+}
