@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+# PRAMFS: build, run and test. README.md says what each target does.
+# Everything large (kernel tree, build outputs, ccache) lives in
+# $(PRAMFS_CACHE), default ~/.cache/pramfs; build/ holds the rest.
+
+SHELL := /bin/bash
+
+.PHONY: all deps tree kunit guest module selftests initramfs run check clean
+
+all: initramfs
+
+deps:
+	@ci/deps
+
+tree: deps
+	@ci/tree
+
+kunit: tree
+	@ci/kunit
+
+guest: tree
+	@qemu/build-kernel
+
+module: guest
+	@qemu/build-module
+
+selftests: tree
+	@qemu/build-selftests
+
+initramfs: module selftests
+	@qemu/mkinitramfs
+
+# Boot with build/nvram.img, mount PRAMFS at /mnt/pram (formatting it only
+# when no valid filesystem is there), and give a shell.
+run: initramfs
+	@PRAMFS_APPEND="PRAM_AUTOMOUNT=1" qemu/run
+
+# The test command: KUnit, the kselftests in the guest, host-side tests.
+check: deps
+	@ci/check
+
+clean:
+	rm -rf build
