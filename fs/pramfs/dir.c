@@ -20,9 +20,16 @@ static u32 pram_name_len(const struct pram_inode *pi)
 	return strnlen(pi->i_name, PRAM_NAME_LEN);
 }
 
+/* Is @pi an in-use entry of @dir? */
+static bool pram_in_dir(struct inode *dir, const struct pram_inode *pi)
+{
+	return pi->i_mode && le32_to_cpu(pi->i_parent) == dir->i_ino;
+}
+
 /*
- * The entry after @ino in @dir's list; NULL at the end. A link out of
- * range or a list longer than the inode table is corruption.
+ * The entry @ino of @dir's list; NULL at the end. A link out of range, to
+ * an entry of another directory, or a list longer than the inode table is
+ * corruption.
  */
 static struct pram_inode *pram_next_entry(struct inode *dir, u32 ino,
 					  u32 *steps)
@@ -33,7 +40,8 @@ static struct pram_inode *pram_next_entry(struct inode *dir, u32 ino,
 	if (!ino)
 		return NULL;
 	pi = pram_get_inode(sb, ino);
-	if (!pi || ++*steps > PRAM_SB(sb)->geo.inodes_count) {
+	if (!pi || !pram_in_dir(dir, pi) ||
+	    ++*steps > PRAM_SB(sb)->geo.inodes_count) {
 		pram_err(sb, "directory %lu: bad entry link %u", dir->i_ino, ino);
 		return ERR_PTR(-EUCLEAN);
 	}
@@ -89,6 +97,10 @@ static int pram_readdir(struct file *file, struct dir_context *ctx)
 	if (!dir_emit_dots(file, ctx) || ctx->pos >= PRAM_DIR_POS_EOF)
 		return 0;
 	ino = ctx->pos == PRAM_DIR_POS_HEAD ? pram_dir_head(dir) : ctx->pos;
+	/* A position from seekdir() that names no entry here ends the walk. */
+	pi = pram_get_inode(dir->i_sb, ino);
+	if (ctx->pos != PRAM_DIR_POS_HEAD && (!pi || !pram_in_dir(dir, pi)))
+		ino = 0;
 	for (;;) {
 		pi = pram_next_entry(dir, ino, &steps);
 		if (IS_ERR_OR_NULL(pi))

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
@@ -490,6 +491,26 @@ TEST_F(pramfs, reconfigure)
 	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", self->nv.phys));
 	ASSERT_EQ(0, stat(MNT, &st));
 	EXPECT_EQ(S_IFDIR | 0700, st.st_mode);
+}
+
+/* A readdir position that names no entry of the directory ends the walk. */
+TEST_F(pramfs, seekdir_to_a_non_entry_ends_the_walk)
+{
+	static const off_t positions[] = { 2, 3, 5, 100, 1L << 40 };
+	char buf[4096];
+	size_t i;
+	int fd;
+
+	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", self->nv.phys));
+	fd = open(MNT, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, fd);
+	for (i = 0; i < ARRAY_SIZE(positions); i++) {
+		ASSERT_EQ(positions[i], lseek(fd, positions[i], SEEK_SET));
+		EXPECT_EQ(0, syscall(SYS_getdents64, fd, buf, sizeof(buf))) {
+			TH_LOG("position %lld", (long long)positions[i]);
+		}
+	}
+	close(fd);
 }
 
 TEST_HARNESS_MAIN
