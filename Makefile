@@ -5,7 +5,7 @@
 
 SHELL := /bin/bash
 
-.PHONY: all deps tree kunit guest module selftests initramfs run check clean
+.PHONY: all deps tree kunit guest module selftests initramfs lint run check clean
 
 all: initramfs
 
@@ -29,6 +29,9 @@ selftests: tree
 
 initramfs: module selftests
 	@qemu/mkinitramfs
+
+lint: module
+	@ci/lint
 
 # Boot with build/nvram.img, mount PRAMFS at /mnt/pram (formatting it only
 # when no valid filesystem is there), and give a shell.
