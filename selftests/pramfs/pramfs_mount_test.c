@@ -66,6 +66,18 @@ static int pramfs_registered(void)
 	return found;
 }
 
+/* Why the tests cannot run here, or NULL; fills in @nv. */
+static const char *missing_prerequisite(struct nvram *nv)
+{
+	if (getuid())
+		return "needs root";
+	if (!pramfs_registered())
+		return "pramfs is not registered (ENODEV)";
+	if (nvram_from_env(nv))
+		return "PRAM_PHYS and PRAM_SIZE are not set";
+	return NULL;
+}
+
 /* mount(2) at @dir; 0 or the errno. */
 static int do_mount(const char *dir, unsigned long flags, const char *fmt, ...)
 {
@@ -193,11 +205,10 @@ FIXTURE_VARIANT_ADD(format, n_and_bpi) { .bs = 512, .bpi = 4096, .n = 1000 };
 
 FIXTURE_SETUP(format)
 {
-	if (getuid())
-		SKIP(return, "needs root");
-	if (!pramfs_registered())
-		SKIP(return, "pramfs is not registered (ENODEV)");
-	ASSERT_EQ(0, nvram_from_env(&self->nv));
+	const char *why = missing_prerequisite(&self->nv);
+
+	if (why)
+		SKIP(return, "%s", why);
 	mkdir(MNT, 0755);
 }
 
@@ -247,11 +258,10 @@ FIXTURE(pramfs) {
 
 FIXTURE_SETUP(pramfs)
 {
-	if (getuid())
-		SKIP(return, "needs root");
-	if (!pramfs_registered())
-		SKIP(return, "pramfs is not registered (ENODEV)");
-	ASSERT_EQ(0, nvram_from_env(&self->nv));
+	const char *why = missing_prerequisite(&self->nv);
+
+	if (why)
+		SKIP(return, "%s", why);
 	mkdir(MNT, 0755);
 	mkdir(MNT2, 0755);
 	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx,init=%llu",
