@@ -16,7 +16,7 @@ export CCACHE_DIR=$CACHE/ccache
 export CCACHE_BASEDIR=$REPO
 JOBS=$(nproc)
 
-mkdir -p "$BUILD" "$CACHE"
+mkdir -p "$BUILD/log" "$CACHE"
 
 # step NAME CMD...: one line when a long step starts, one with its time
 # when it ends; its output goes to build/log/NAME.log, whose tail is shown
