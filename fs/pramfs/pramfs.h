@@ -123,6 +123,13 @@ u32 pram_bitmap_count_free(const void *bitmap, const struct pram_geometry *g);
 int pram_itable_find_free(const void *itable, const struct pram_geometry *g,
 			  u32 hint, u32 *ino);
 
+/* blockmap.c: pure block map arithmetic */
+u32 pram_map_entries(u32 bits);
+u64 pram_max_file_size(u32 bits);
+int pram_map_index(u32 bits, u64 fblock, u32 *row, u32 *col);
+u64 pram_block_range(u32 bits, u64 pos, u64 len, u64 *first, u64 *last);
+u64 pram_blocks_for_size(u32 bits, u64 size);
+
 /* nvram.c */
 int pram_map(struct super_block *sb, u64 size);
 void pram_unmap(struct super_block *sb);

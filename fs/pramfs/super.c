@@ -343,7 +343,6 @@ static void pram_init_sb(struct super_block *sb)
 	sb->s_time_gran = 1;
 	sb->s_time_min = PRAM_TIME_MIN;
 	sb->s_time_max = PRAM_TIME_MAX;
-	sb->s_maxbytes = MAX_LFS_FILESIZE;
 	snprintf(sb->s_id, sizeof(sb->s_id), "pram@%llx", (u64)sbi->phys_addr);
 	mutex_init(&sbi->s_lock);
 }
@@ -361,6 +360,7 @@ static int pram_fill_super(struct super_block *sb, struct fs_context *fc)
 		return err;
 	sb->s_blocksize = sbi->geo.blocksize;
 	sb->s_blocksize_bits = sbi->geo.blocksize_bits;
+	sb->s_maxbytes = pram_max_file_size(sbi->geo.blocksize_bits);
 	err = pram_make_root(sb, fc);
 	if (err)
 		return err;

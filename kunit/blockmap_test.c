@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for the PRAMFS block map arithmetic: the largest file per
+ * block size, where a file block sits in the row/column map, and which
+ * blocks a byte range or a file size covers.
+ */
+#include <kunit/test.h>
+#include "pramfs.h"
+
+/* ---- pramfs_blockmap: per block size ---- */
+
+struct size_case {
+	u32 bits;
+	u32 entries;
+	u64 max_size;
+};
+
+static const struct size_case size_cases[] = {
+	{ 9, 128, 8ULL << 20 },		/* 128^2 blocks of 512 */
+	{ 10, 256, 64ULL << 20 },
+	{ 11, 512, 512ULL << 20 },
+	{ 12, 1024, 4ULL << 30 },
+};
+
+static void size_desc(const struct size_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "bs=%u", 1U << c->bits);
+}
+KUNIT_ARRAY_PARAM(size, size_cases, size_desc);
+
+static void max_size_test(struct kunit *test)
+{
+	const struct size_case *c = test->param_value;
+	u64 last = (u64)c->entries * c->entries - 1;
+	u32 row, col;
+
+	KUNIT_EXPECT_EQ(test, pram_map_entries(c->bits), c->entries);
+	KUNIT_EXPECT_EQ(test, pram_max_file_size(c->bits), c->max_size);
+	/* The last block of the largest file is the map's last entry... */
+	KUNIT_ASSERT_EQ(test, pram_map_index(c->bits, last, &row, &col), 0);
+	KUNIT_EXPECT_EQ(test, row, c->entries - 1);
+	KUNIT_EXPECT_EQ(test, col, c->entries - 1);
+	/* ...and the one after it is past the largest file. */
+	KUNIT_EXPECT_EQ(test, pram_map_index(c->bits, last + 1, &row, &col),
+			-EFBIG);
+	KUNIT_EXPECT_EQ(test, pram_blocks_for_size(c->bits, c->max_size),
+			last + 1);
+}
+
+/* ---- pramfs_blockmap: indexing ---- */
+
+struct index_case {
+	const char *name;
+	u32 bits;
+	u64 fblock;
+	int err;
+	u32 row, col;
+};
+
+static const struct index_case index_cases[] = {
+	{ "first block", 12, 0, 0, 0, 0 },
+	{ "end of the first column", 12, 1023, 0, 0, 1023 },
+	{ "start of the second column", 12, 1024, 0, 1, 0 },
+	{ "middle, bs=512", 9, 128 * 5 + 7, 0, 5, 7 },
+	{ "middle, bs=2048", 11, 512 * 300 + 511, 0, 300, 511 },
+	{ "far past the end", 10, 1ULL << 40, -EFBIG },
+};
+
+static void index_desc(const struct index_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(index, index_cases, index_desc);
+
+static void index_test(struct kunit *test)
+{
+	const struct index_case *c = test->param_value;
+	u32 row = 0, col = 0;
+
+	KUNIT_ASSERT_EQ(test, pram_map_index(c->bits, c->fblock, &row, &col),
+			c->err);
+	if (c->err)
+		return;
+	KUNIT_EXPECT_EQ(test, row, c->row);
+	KUNIT_EXPECT_EQ(test, col, c->col);
+}
+
+/* ---- pramfs_blockmap: byte ranges and sizes ---- */
+
+struct range_case {
+	const char *name;
+	u32 bits;
+	u64 pos, len;
+	u64 count, first, last;
+};
+
+static const struct range_case range_cases[] = {
+	{ "empty", 12, 100, 0, 0 },
+	{ "one byte", 12, 4095, 1, 1, 0, 0 },
+	{ "whole block", 12, 4096, 4096, 1, 1, 1 },
+	{ "straddles a boundary", 12, 4095, 2, 2, 0, 1 },
+	{ "unaligned, bs=512", 9, 700, 1000, 3, 1, 3 },
+	{ "beyond 4 GiB", 12, 5ULL << 30, 8192, 2, 1310720, 1310721 },
+};
+
+static void range_desc(const struct range_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(range, range_cases, range_desc);
+
+static void range_test(struct kunit *test)
+{
+	const struct range_case *c = test->param_value;
+	u64 first = 0, last = 0;
+
+	KUNIT_ASSERT_EQ(test, pram_block_range(c->bits, c->pos, c->len,
+					       &first, &last), c->count);
+	if (!c->count)
+		return;
+	KUNIT_EXPECT_EQ(test, first, c->first);
+	KUNIT_EXPECT_EQ(test, last, c->last);
+}
+
+struct blocks_case {
+	u32 bits;
+	u64 size, blocks;
+};
+
+static const struct blocks_case blocks_cases[] = {
+	{ 12, 0, 0 }, { 12, 1, 1 }, { 12, 4096, 1 }, { 12, 4097, 2 },
+	{ 9, 512 * 10, 10 }, { 9, 512 * 10 + 1, 11 },
+};
+
+static void blocks_desc(const struct blocks_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "size %llu at bs=%u",
+		 c->size, 1U << c->bits);
+}
+KUNIT_ARRAY_PARAM(blocks, blocks_cases, blocks_desc);
+
+static void blocks_for_size_test(struct kunit *test)
+{
+	const struct blocks_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, pram_blocks_for_size(c->bits, c->size), c->blocks);
+}
+
+static struct kunit_case pramfs_blockmap_cases[] = {
+	KUNIT_CASE_PARAM(max_size_test, size_gen_params),
+	KUNIT_CASE_PARAM(index_test, index_gen_params),
+	KUNIT_CASE_PARAM(range_test, range_gen_params),
+	KUNIT_CASE_PARAM(blocks_for_size_test, blocks_gen_params),
+	{}
+};
+
+static struct kunit_suite pramfs_blockmap_suite = {
+	.name = "pramfs_blockmap",
+	.test_cases = pramfs_blockmap_cases,
+};
+
+kunit_test_suite(pramfs_blockmap_suite);
