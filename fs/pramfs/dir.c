@@ -115,8 +115,15 @@ static int pram_readdir(struct file *file, struct dir_context *ctx)
 	return PTR_ERR_OR_ZERO(pi);
 }
 
+/* Positions are inode numbers, whatever the largest file size is. */
+static loff_t pram_dir_llseek(struct file *file, loff_t offset, int whence)
+{
+	return generic_file_llseek_size(file, offset, whence, PRAM_DIR_POS_EOF,
+					PRAM_DIR_POS_EOF);
+}
+
 const struct file_operations pram_dir_operations = {
-	.llseek		= generic_file_llseek,
+	.llseek		= pram_dir_llseek,
 	.read		= generic_read_dir,
 	.iterate_shared	= pram_readdir,
 	.fsync		= noop_fsync,

@@ -506,7 +506,8 @@ TEST_F(pramfs, reconfigure)
 /* A readdir position that names no entry of the directory ends the walk. */
 TEST_F(pramfs, seekdir_to_a_non_entry_ends_the_walk)
 {
-	static const off_t positions[] = { 2, 3, 5, 100, 1L << 40 };
+	static const off_t positions[] = { 2, 3, 5, 100, 0xffffffffL,
+					   0x100000000L };
 	char buf[4096];
 	size_t i;
 	int fd;
