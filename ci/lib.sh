@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034
 # Shared paths and helpers for the PRAMFS rig; sourced, never run.
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -9,7 +10,7 @@ KVER_PKG=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null)
 TREE=$CACHE/src/linux-source-6.12-$KVER_PKG
 GUEST_FRAG=$REPO/qemu/guest.config
 # The guest build is keyed by the package version and the config fragment.
-GUEST_KEY=$(cat "$GUEST_FRAG" 2>/dev/null | { cat; echo "$KVER_PKG"; } | sha1sum | cut -c1-12)
+GUEST_KEY=$({ cat "$GUEST_FRAG" 2>/dev/null; echo "$KVER_PKG"; } | sha1sum | cut -c1-12)
 GUEST_O=$CACHE/guest-$GUEST_KEY
 KUNIT_O=$CACHE/kunit-$(echo "$KVER_PKG" | sha1sum | cut -c1-12)
 export CCACHE_DIR=$CACHE/ccache
