@@ -256,13 +256,14 @@ static int pram_load(struct super_block *sb, struct fs_context *fc)
 	if (err)
 		return err;
 	sbi->super = sbi->virt_addr + off;
+	/* Refuse before anything is written, the repair included. */
+	if (!sb_rdonly(sb) && (le32_to_cpu(sbi->super->s_feature_ro_compat) &
+			       ~PRAM_FEATURE_RO_COMPAT_SUPP))
+		return invalfc(fc, "unknown ro_compat features: mount read-only");
 	if (off && !sb_rdonly(sb))
 		pram_repair_super(sb);
 	else if (off)
 		pram_warn(sb, "primary superblock is bad: using the copy until a read-write mount repairs it");
-	if (!sb_rdonly(sb) && (le32_to_cpu(sbi->super->s_feature_ro_compat) &
-			       ~PRAM_FEATURE_RO_COMPAT_SUPP))
-		return invalfc(fc, "unknown ro_compat features: mount read-only");
 	return 0;
 }
 

@@ -30,7 +30,10 @@
 #define MNT2		"/tmp/pram2"
 #define PRAM_MAGIC	0xEFFA
 #define SB_SIZE		128
-#define SB_MOUNT_COUNT	68	/* offset of s_mount_count */
+#define SB_COMPAT	12	/* offsets in the superblock */
+#define SB_RO_COMPAT	16
+#define SB_INCOMPAT	20
+#define SB_MOUNT_COUNT	68
 #define ROOT_INODE	256	/* byte offset of inode 2 */
 
 struct nvram {
@@ -122,6 +125,36 @@ static uint64_t nvram_hash(const struct nvram *nv)
 static uint32_t le32_at(const uint8_t *p)
 {
 	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* crc32c as the kernel's __crc32c_le(): reflected, no final inversion. */
+static uint32_t crc32c(uint32_t crc, const uint8_t *p, size_t len)
+{
+	int k;
+
+	while (len--) {
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = crc & 1 ? (crc >> 1) ^ 0x82f63b78 : crc >> 1;
+	}
+	return crc;
+}
+
+/* Set a field of both superblock copies and keep their checksums valid. */
+static void sb_set_le32(uint8_t *nv, int off, uint32_t v)
+{
+	uint8_t *sb;
+	uint32_t csum;
+	int i, copy;
+
+	for (copy = 0; copy < 2; copy++) {
+		sb = nv + copy * SB_SIZE;
+		for (i = 0; i < 4; i++)
+			sb[off + i] = v >> (8 * i);
+		csum = crc32c(~0U, sb + 4, SB_SIZE - 4);
+		for (i = 0; i < 4; i++)
+			sb[i] = csum >> (8 * i);
+	}
 }
 
 static int count_entries(const char *dir)
@@ -456,6 +489,64 @@ TEST_F(pramfs, bad_primary_superblock_is_repaired_from_copy)
 	nv[40] ^= 0x55;
 	nv[SB_SIZE + 40] ^= 0x55;
 	EXPECT_EQ(EINVAL, do_mount(MNT, 0, "physaddr=%#llx", self->nv.phys));
+	munmap(nv, self->nv.size);
+}
+
+TEST_F(pramfs, feature_flags_decide_what_mounts)
+{
+	uint8_t *nv = nvram_map(&self->nv);
+	uint64_t before;
+
+	ASSERT_NE(NULL, nv);
+	/* The test's checksum is the kernel's: a plain rewrite still mounts. */
+	sb_set_le32(nv, SB_COMPAT, 0);
+	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", self->nv.phys));
+	ASSERT_EQ(0, umount(MNT));
+
+	/* Unknown compat feature: ignored. */
+	sb_set_le32(nv, SB_COMPAT, 1U << 31);
+	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", self->nv.phys));
+	ASSERT_EQ(0, umount(MNT));
+	sb_set_le32(nv, SB_COMPAT, 0);
+
+	/*
+	 * Unknown ro_compat feature: read-only only. A refused read-write
+	 * mount or remount writes nothing, not even the repair of a bad
+	 * primary superblock.
+	 */
+	sb_set_le32(nv, SB_RO_COMPAT, 1U << 31);
+	nv[40] ^= 0x55;
+	before = nvram_hash(&self->nv);
+	EXPECT_EQ(EINVAL, do_mount(MNT, 0, "physaddr=%#llx", self->nv.phys));
+	ASSERT_EQ(0, do_mount(MNT, MS_RDONLY, "physaddr=%#llx", self->nv.phys));
+	EXPECT_EQ(EINVAL, do_mount(MNT, MS_REMOUNT, ""));
+	ASSERT_EQ(0, umount(MNT));
+	EXPECT_EQ(before, nvram_hash(&self->nv));
+	nv[40] ^= 0x55;
+	sb_set_le32(nv, SB_RO_COMPAT, 0);
+
+	/* Unknown incompat feature: no mount at all. */
+	sb_set_le32(nv, SB_INCOMPAT, 1);
+	EXPECT_EQ(EINVAL, do_mount(MNT, 0, "physaddr=%#llx", self->nv.phys));
+	EXPECT_EQ(EINVAL, do_mount(MNT, MS_RDONLY, "physaddr=%#llx",
+				   self->nv.phys));
+	sb_set_le32(nv, SB_INCOMPAT, 0);
+	EXPECT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", self->nv.phys));
+	munmap(nv, self->nv.size);
+}
+
+TEST_F(pramfs, remount_rw_repairs_primary_superblock)
+{
+	uint8_t *nv = nvram_map(&self->nv);
+
+	ASSERT_NE(NULL, nv);
+	nv[40] ^= 0x55;
+	ASSERT_EQ(0, do_mount(MNT, MS_RDONLY, "physaddr=%#llx", self->nv.phys));
+	EXPECT_NE(0, memcmp(nv, nv + SB_SIZE, SB_SIZE));
+	ASSERT_EQ(0, do_mount(MNT, MS_REMOUNT, ""));
+	ASSERT_EQ(0, umount(MNT));
+	/* Repaired, then the mount count written to both. */
+	EXPECT_EQ(0, memcmp(nv, nv + SB_SIZE, SB_SIZE));
 	munmap(nv, self->nv.size);
 }
 
