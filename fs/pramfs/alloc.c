@@ -31,16 +31,16 @@ void pram_bitmap_format(void *bitmap, const struct pram_geometry *g)
 EXPORT_SYMBOL_IF_KUNIT(pram_bitmap_format);
 
 /**
- * pram_bitmap_alloc() - take the first free block at or after @hint
+ * pram_bitmap_find_free() - find the first free block at or after @hint
  * @bitmap: the bitmap
  * @g: the geometry
  * @hint: where to start; the search wraps round to the first data block
- * @block: the block taken
+ * @block: the free block found; the bitmap is not changed
  *
  * Return: 0, or -ENOSPC when every data block is in use.
  */
-int pram_bitmap_alloc(void *bitmap, const struct pram_geometry *g, u32 hint,
-		      u32 *block)
+int pram_bitmap_find_free(const void *bitmap, const struct pram_geometry *g,
+			  u32 hint, u32 *block)
 {
 	unsigned long b;
 
@@ -52,9 +52,28 @@ int pram_bitmap_alloc(void *bitmap, const struct pram_geometry *g, u32 hint,
 		if (b >= hint)
 			return -ENOSPC;
 	}
-	__set_bit_le(b, bitmap);
 	*block = b;
 	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_bitmap_find_free);
+
+/**
+ * pram_bitmap_alloc() - take the first free block at or after @hint
+ * @bitmap: the bitmap
+ * @g: the geometry
+ * @hint: as for pram_bitmap_find_free()
+ * @block: the block taken
+ *
+ * Return: 0, or -ENOSPC when every data block is in use.
+ */
+int pram_bitmap_alloc(void *bitmap, const struct pram_geometry *g, u32 hint,
+		      u32 *block)
+{
+	int err = pram_bitmap_find_free(bitmap, g, hint, block);
+
+	if (!err)
+		__set_bit_le(*block, bitmap);
+	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_bitmap_alloc);
 

@@ -84,3 +84,93 @@ u64 pram_blocks_for_size(u32 bits, u64 size)
 	return (size + (1ULL << bits) - 1) >> bits;
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_blocks_for_size);
+
+/*
+ * Entry @idx of the map block @block of the image at @base: a block
+ * number, 0, or -EUCLEAN for one outside the data area.
+ */
+static long pram_map_entry(const struct pram_geometry *g, const void *base,
+			   u32 block, u32 idx)
+{
+	const __le32 *map = base + pram_block_offset(g, block);
+	u32 v = le32_to_cpu(map[idx]);
+
+	if (v && !pram_block_valid(g, v))
+		return -EUCLEAN;
+	return v;
+}
+
+/**
+ * pram_map_lookup() - the data block holding file block @fblock
+ * @g: the geometry
+ * @base: the filesystem image
+ * @row_block: the file's row block, 0 for none
+ * @fblock: block index within the file
+ *
+ * Return: the block number, 0 for a hole (past the largest file too), or
+ * -EUCLEAN for a map that names a block outside the data area.
+ */
+long pram_map_lookup(const struct pram_geometry *g, const void *base,
+		     u32 row_block, u64 fblock)
+{
+	u32 row, col;
+	long column;
+
+	if (!row_block || pram_map_index(g->blocksize_bits, fblock, &row, &col))
+		return 0;
+	if (!pram_block_valid(g, row_block))
+		return -EUCLEAN;
+	column = pram_map_entry(g, base, row_block, row);
+	if (column <= 0)
+		return column;
+	return pram_map_entry(g, base, column, col);
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_map_lookup);
+
+/**
+ * pram_map_seek() - the first mapped block, or the first hole, in a range
+ * @g: the geometry
+ * @base: the filesystem image
+ * @row_block: the file's row block, 0 for none
+ * @from: first file block to look at
+ * @end: file block to stop at
+ * @data: true to look for a mapped block, false for a hole
+ *
+ * A column block that is absent is skipped (or found) whole.
+ *
+ * Return: the file block found, @end if none, or -EUCLEAN.
+ */
+s64 pram_map_seek(const struct pram_geometry *g, const void *base,
+		  u32 row_block, u64 from, u64 end, bool data)
+{
+	u32 bits = g->blocksize_bits, entries = pram_map_entries(bits);
+	long column, block;
+	u64 f = from;
+	u32 col;
+
+	end = min_t(u64, end, (u64)entries * entries);
+	if (!row_block)
+		return data ? end : min(from, end);
+	if (!pram_block_valid(g, row_block))
+		return -EUCLEAN;
+	while (f < end) {
+		column = pram_map_entry(g, base, row_block, f >> (bits - 2));
+		if (column < 0)
+			return column;
+		if (!column) {
+			if (!data)
+				return f;
+			f = round_up(f + 1, entries);
+			continue;
+		}
+		for (col = f & (entries - 1); col < entries && f < end; col++, f++) {
+			block = pram_map_entry(g, base, column, col);
+			if (block < 0)
+				return block;
+			if (!!block == data)
+				return f;
+		}
+	}
+	return end;
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_map_seek);

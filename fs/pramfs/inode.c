@@ -24,17 +24,82 @@ struct pram_inode *pram_get_inode(struct super_block *sb, u32 ino)
 	return sbi->virt_addr + pram_ino_offset(ino);
 }
 
-static void pram_set_ops(struct inode *inode, dev_t rdev)
+static struct mutex *pram_record_lock(struct super_block *sb, u32 ino)
+{
+	return &PRAM_SB(sb)->record_lock[ino % PRAM_RECORD_LOCKS];
+}
+
+/**
+ * pram_record_begin() - open inode @ino's on-media record for changes
+ * @sb: the superblock
+ * @ino: a valid inode number
+ *
+ * Takes the record's lock and opens a write window over it; end with
+ * pram_record_end(), which checksums the record. Never nest two.
+ *
+ * Return: the record.
+ */
+struct pram_inode *pram_record_begin(struct super_block *sb, u32 ino)
+{
+	struct pram_inode *pi = pram_get_inode(sb, ino);
+
+	mutex_lock(pram_record_lock(sb, ino));
+	pram_wp_open(sb, pi, PRAM_INODE_SIZE);
+	return pi;
+}
+
+/**
+ * pram_record_end() - checksum the record, close its window and unlock
+ * @sb: the superblock
+ * @pi: as returned by pram_record_begin()
+ */
+void pram_record_end(struct super_block *sb, struct pram_inode *pi)
+{
+	u32 ino = ((void *)pi - PRAM_SB(sb)->virt_addr) >> PRAM_INODE_BITS;
+
+	pi->i_csum = cpu_to_le32(pram_inode_csum(pi, ino));
+	pram_wp_close(sb, pi, PRAM_INODE_SIZE);
+	mutex_unlock(pram_record_lock(sb, ino));
+}
+
+/**
+ * pram_record_clear() - zero inode @ino's record, as init= left it: free
+ * @sb: the superblock
+ * @ino: a valid inode number
+ */
+void pram_record_clear(struct super_block *sb, u32 ino)
+{
+	struct pram_inode *pi = pram_get_inode(sb, ino);
+
+	mutex_lock(pram_record_lock(sb, ino));
+	pram_wp_open(sb, pi, PRAM_INODE_SIZE);
+	memset(pi, 0, PRAM_INODE_SIZE);
+	pram_wp_close(sb, pi, PRAM_INODE_SIZE);
+	mutex_unlock(pram_record_lock(sb, ino));
+}
+
+/**
+ * pram_set_ops() - the operations for @inode's type
+ * @inode: an inode whose i_mode is set
+ * @rdev: the device number of a device inode
+ */
+void pram_set_ops(struct inode *inode, dev_t rdev)
 {
 	switch (inode->i_mode & S_IFMT) {
+	case S_IFREG:
+		inode->i_op = &pram_file_inode_operations;
+		inode->i_fop = &pram_file_operations;
+		break;
 	case S_IFDIR:
 		inode->i_op = &pram_dir_inode_operations;
 		inode->i_fop = &pram_dir_operations;
 		break;
-	case S_IFCHR:
-	case S_IFBLK:
-	case S_IFIFO:
-	case S_IFSOCK:
+	case S_IFLNK:
+		inode->i_op = &pram_symlink_inode_operations;
+		inode_nohighmem(inode);
+		break;
+	default:
+		inode->i_op = &pram_special_inode_operations;
 		init_special_inode(inode, inode->i_mode, rdev);
 		break;
 	}
@@ -68,6 +133,7 @@ struct inode *pram_iget(struct super_block *sb, u32 ino)
 	struct pram_inode *pi = pram_get_inode(sb, ino);
 	struct inode *inode;
 	const char *why;
+	int err;
 
 	if (!pi) {
 		pram_err(sb, "inode %u out of range", ino);
@@ -78,12 +144,17 @@ struct inode *pram_iget(struct super_block *sb, u32 ino)
 		return ERR_PTR(-ENOMEM);
 	if (!(inode->i_state & I_NEW))
 		return inode;
-	if (pram_inode_check(pi, ino, &PRAM_SB(sb)->geo, &why)) {
+	/* The record lock: a neighbour's entry links may be changing. */
+	mutex_lock(pram_record_lock(sb, ino));
+	err = pram_inode_check(pi, ino, &PRAM_SB(sb)->geo, &why);
+	if (!err)
+		pram_read_inode(inode, pi);
+	mutex_unlock(pram_record_lock(sb, ino));
+	if (err) {
 		pram_err(sb, "inode %u refused: %s", ino, why);
 		iget_failed(inode);
 		return ERR_PTR(-EUCLEAN);
 	}
-	pram_read_inode(inode, pi);
 	unlock_new_inode(inode);
 	return inode;
 }
@@ -94,22 +165,19 @@ struct inode *pram_iget(struct super_block *sb, u32 ino)
  */
 void pram_update_inode(struct inode *inode)
 {
-	struct pram_inode *pi = pram_get_inode(inode->i_sb, inode->i_ino);
 	struct super_block *sb = inode->i_sb;
+	struct pram_inode *pi = pram_record_begin(sb, inode->i_ino);
 
-	mutex_lock(&PRAM_I(inode)->i_meta_lock);
-	pram_wp_open(sb, pi, PRAM_INODE_SIZE);
 	pi->i_mode = cpu_to_le16(inode->i_mode);
 	pi->i_uid = cpu_to_le32(i_uid_read(inode));
 	pi->i_gid = cpu_to_le32(i_gid_read(inode));
 	pi->i_links_count = cpu_to_le16(inode->i_nlink);
 	pi->i_size = cpu_to_le64(inode->i_size);
+	pi->i_blocks = cpu_to_le32(inode->i_blocks >> (sb->s_blocksize_bits - 9));
 	pi->i_atime = pram_time_pack(inode_get_atime(inode));
 	pi->i_mtime = pram_time_pack(inode_get_mtime(inode));
 	pi->i_ctime = pram_time_pack(inode_get_ctime(inode));
-	pi->i_csum = cpu_to_le32(pram_inode_csum(pi, inode->i_ino));
-	pram_wp_close(sb, pi, PRAM_INODE_SIZE);
-	mutex_unlock(&PRAM_I(inode)->i_meta_lock);
+	pram_record_end(sb, pi);
 }
 
 int pram_write_inode(struct inode *inode, struct writeback_control *wbc)
@@ -118,10 +186,20 @@ int pram_write_inode(struct inode *inode, struct writeback_control *wbc)
 	return 0;
 }
 
+/*
+ * The last reference to an inode is gone. One without links (unlinked,
+ * possibly while open) gives its blocks and its inode number back now.
+ */
 void pram_evict_inode(struct inode *inode)
 {
+	bool release = !inode->i_nlink && !is_bad_inode(inode);
+
 	truncate_inode_pages_final(&inode->i_data);
+	if (release)
+		pram_free_data(inode);
 	clear_inode(inode);
+	if (release)
+		pram_free_ino(inode->i_sb, inode->i_ino);
 }
 
 /**
@@ -165,7 +243,6 @@ static void pram_inode_init_once(void *obj)
 {
 	struct pram_inode_info *pii = obj;
 
-	mutex_init(&pii->i_meta_lock);
 	inode_init_once(&pii->vfs_inode);
 }
 

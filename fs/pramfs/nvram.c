@@ -129,24 +129,52 @@ void pram_wp_open(struct super_block *sb, void *addr, size_t len)
 void pram_wp_close(struct super_block *sb, void *addr, size_t len)
 {
 	arch_wb_cache_pmem(addr, len);
+	pram_wp_close_flushed(sb, addr, len);
+}
+
+/**
+ * pram_wp_close_flushed() - close a window whose stores bypassed the cache
+ * @sb: the superblock
+ * @addr: as given to pram_wp_open()
+ * @len: as given to pram_wp_open()
+ *
+ * For stores already written back (memcpy_flushcache() and the like):
+ * only the fence is left to do.
+ */
+void pram_wp_close_flushed(struct super_block *sb, void *addr, size_t len)
+{
 	pmem_wmb();
 }
 
 /**
- * pram_super_sync() - checksum the superblock and refresh its copy
+ * pram_super_begin() - open the primary superblock for changes
+ * @sb: the superblock, mounted read-write; the caller holds s_lock
+ *
+ * Return: the primary superblock, inside an open write window, to be
+ * closed with pram_super_commit().
+ */
+struct pram_super_block *pram_super_begin(struct super_block *sb)
+{
+	struct pram_super_block *ps = PRAM_SB(sb)->virt_addr;
+
+	pram_wp_open(sb, ps, PRAM_SB_SIZE);
+	return ps;
+}
+
+/**
+ * pram_super_commit() - checksum the superblock and refresh its copy
  * @sb: the superblock; the caller holds s_lock
  *
  * The primary is made durable before the copy is written, so a power
  * cut leaves at least one of the two valid.
  */
-void pram_super_sync(struct super_block *sb)
+void pram_super_commit(struct super_block *sb)
 {
 	struct pram_super_block *ps = PRAM_SB(sb)->virt_addr;
 	void *copy = (void *)ps + PRAM_SB_COPY_OFFSET;
 	struct timespec64 now;
 
 	ktime_get_real_ts64(&now);
-	pram_wp_open(sb, ps, PRAM_SB_SIZE);
 	ps->s_wtime = pram_time_pack(now);
 	ps->s_csum = cpu_to_le32(pram_super_csum(ps));
 	pram_wp_close(sb, ps, PRAM_SB_SIZE);

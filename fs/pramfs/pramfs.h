@@ -49,18 +49,33 @@ struct pram_mount_opts {
 
 #define PRAM_DEF_ROOT_MODE	(0777 | S_ISVTX)
 
+/* Locks for on-media inode records, hashed by inode number. */
+#define PRAM_RECORD_LOCKS	64
+
 struct pram_sb_info {
 	phys_addr_t		phys_addr;
 	void			*virt_addr;	/* the whole filesystem */
 	struct pram_super_block	*super;		/* the valid superblock copy */
 	u64			map_size;	/* bytes mapped and claimed */
 	struct pram_geometry	geo;
-	struct mutex		s_lock;		/* superblock, bitmap, inodes */
+	/* superblock counters, bitmap, inode allocation; taken before a record lock */
+	struct mutex		s_lock;
+	struct mutex		record_lock[PRAM_RECORD_LOCKS];
 	struct pram_mount_opts	opts;
 };
 
+/*
+ * Locking:
+ * - a directory's i_rwsem (held by the VFS) covers its entry list: the
+ *   head and tail in its inode and the links of its entries;
+ * - a regular file's i_rwsem covers its block map and data, shared for
+ *   reads;
+ * - s_lock covers the superblock counters, the bitmap and the inode table;
+ * - a record lock covers one on-media inode's bytes while they and their
+ *   checksum are rewritten (pram_record_begin/end). Record locks never
+ *   nest.
+ */
 struct pram_inode_info {
-	struct mutex		i_meta_lock;	/* the on-media inode */
 	struct inode		vfs_inode;
 };
 
@@ -116,6 +131,8 @@ static inline u64 pram_block_offset(const struct pram_geometry *g, u32 block)
 
 /* alloc.c: pure code over a bitmap or an inode table in memory */
 void pram_bitmap_format(void *bitmap, const struct pram_geometry *g);
+int pram_bitmap_find_free(const void *bitmap, const struct pram_geometry *g,
+			  u32 hint, u32 *block);
 int pram_bitmap_alloc(void *bitmap, const struct pram_geometry *g, u32 hint,
 		      u32 *block);
 int pram_bitmap_free(void *bitmap, const struct pram_geometry *g, u32 block);
@@ -130,12 +147,41 @@ int pram_map_index(u32 bits, u64 fblock, u32 *row, u32 *col);
 u64 pram_block_range(u32 bits, u64 pos, u64 len, u64 *first, u64 *last);
 u64 pram_blocks_for_size(u32 bits, u64 size);
 
+long pram_map_lookup(const struct pram_geometry *g, const void *base,
+		     u32 row_block, u64 fblock);
+s64 pram_map_seek(const struct pram_geometry *g, const void *base,
+		  u32 row_block, u64 from, u64 end, bool data);
+
 /* nvram.c */
 int pram_map(struct super_block *sb, u64 size);
 void pram_unmap(struct super_block *sb);
 void pram_wp_open(struct super_block *sb, void *addr, size_t len);
 void pram_wp_close(struct super_block *sb, void *addr, size_t len);
-void pram_super_sync(struct super_block *sb);
+void pram_wp_close_flushed(struct super_block *sb, void *addr, size_t len);
+struct pram_super_block *pram_super_begin(struct super_block *sb);
+void pram_super_commit(struct super_block *sb);
+
+static inline void *pram_block_addr(struct super_block *sb, u32 block)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+
+	return sbi->virt_addr + pram_block_offset(&sbi->geo, block);
+}
+
+/* balloc.c: the allocators' glue, under s_lock */
+int pram_new_block(struct super_block *sb, u32 *block);
+void pram_free_blocks(struct super_block *sb, const u32 *blocks,
+		      unsigned int n);
+int pram_new_ino(struct super_block *sb, umode_t mode, u32 *ino);
+void pram_free_ino(struct super_block *sb, u32 ino);
+
+/* file.c */
+extern const struct file_operations pram_file_operations;
+extern const struct inode_operations pram_file_inode_operations;
+int pram_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
+		 struct iattr *attr);
+u32 pram_row_block(struct inode *inode);
+void pram_free_data(struct inode *inode);
 
 /* inode.c */
 struct inode *pram_iget(struct super_block *sb, u32 ino);
@@ -148,10 +194,23 @@ struct inode *pram_alloc_inode(struct super_block *sb);
 void pram_free_inode(struct inode *inode);
 void pram_update_inode(struct inode *inode);
 void pram_init_root(struct super_block *sb, struct pram_inode *pi);
+struct pram_inode *pram_record_begin(struct super_block *sb, u32 ino);
+void pram_record_end(struct super_block *sb, struct pram_inode *pi);
+void pram_record_clear(struct super_block *sb, u32 ino);
+void pram_set_ops(struct inode *inode, dev_t rdev);
 
 /* dir.c */
 extern const struct file_operations pram_dir_operations;
+int pram_add_entry(struct inode *dir, u32 ino);
+int pram_remove_entry(struct inode *dir, u32 ino);
+bool pram_dir_empty(struct inode *dir);
+struct dentry *pram_lookup(struct inode *dir, struct dentry *dentry,
+			   unsigned int flags);
+
+/* namei.c */
 extern const struct inode_operations pram_dir_inode_operations;
+extern const struct inode_operations pram_symlink_inode_operations;
+extern const struct inode_operations pram_special_inode_operations;
 
 /* super.c */
 __printf(2, 3) void pram_msg(struct super_block *sb, const char *fmt, ...);

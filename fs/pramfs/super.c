@@ -306,16 +306,15 @@ static void pram_keep_root_opts(struct pram_mount_opts *kept,
 
 static void pram_count_mount(struct super_block *sb)
 {
-	struct pram_super_block *ps = pram_super(sb);
+	struct pram_super_block *ps;
 	struct timespec64 now;
 
 	ktime_get_real_ts64(&now);
 	mutex_lock(&PRAM_SB(sb)->s_lock);
-	pram_wp_open(sb, ps, PRAM_SB_SIZE);
+	ps = pram_super_begin(sb);
 	le32_add_cpu(&ps->s_mount_count, 1);
 	ps->s_mtime = pram_time_pack(now);
-	pram_wp_close(sb, ps, PRAM_SB_SIZE);
-	pram_super_sync(sb);
+	pram_super_commit(sb);
 	mutex_unlock(&PRAM_SB(sb)->s_lock);
 }
 
@@ -338,6 +337,7 @@ static const struct super_operations pram_sops;
 static void pram_init_sb(struct super_block *sb)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
+	int i;
 
 	sb->s_op = &pram_sops;
 	sb->s_magic = PRAM_SUPER_MAGIC;
@@ -346,6 +346,8 @@ static void pram_init_sb(struct super_block *sb)
 	sb->s_time_max = PRAM_TIME_MAX;
 	snprintf(sb->s_id, sizeof(sb->s_id), "pram@%llx", (u64)sbi->phys_addr);
 	mutex_init(&sbi->s_lock);
+	for (i = 0; i < PRAM_RECORD_LOCKS; i++)
+		mutex_init(&sbi->record_lock[i]);
 }
 
 static int pram_fill_super(struct super_block *sb, struct fs_context *fc)

@@ -1,0 +1,594 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * PRAMFS regular files: the block map's upkeep, and direct, synchronous
+ * I/O between user buffers and the NVRAM.
+ *
+ * There is no page cache: every read and write copies straight from or
+ * to the NVRAM mapping, at any offset and length, and a write is durable
+ * when it returns (the copy bypasses or writes back the CPU cache, and a
+ * fence orders it). A block is allocated when first written, and it is
+ * fully written or zeroed before the map points to it, so no stale data
+ * can be read; the bytes of the last block past the end of the file are
+ * always zero.
+ */
+#include <linux/fs.h>
+#include <linux/falloc.h>
+#include <linux/libnvdimm.h>
+#include <linux/sched.h>
+#include <linux/uio.h>
+#include "pramfs.h"
+
+/* Blocks freed together, under one s_lock and one superblock update. */
+#define PRAM_FREE_BATCH	64
+
+struct pram_freelist {
+	unsigned int	n;
+	u32		blocks[PRAM_FREE_BATCH];
+};
+
+/* Where file block @fblock goes in the map, and the data block for it. */
+struct pram_slot {
+	__le32	*entry;		/* its column entry */
+	u32	block;		/* the data block */
+	bool	fresh;		/* newly taken: unmapped, contents undefined */
+};
+
+/**
+ * pram_row_block() - the row block of a regular file; a symlink's target
+ * @inode: a regular file or a symlink
+ */
+u32 pram_row_block(struct inode *inode)
+{
+	struct pram_inode *pi = pram_get_inode(inode->i_sb, inode->i_ino);
+
+	return le32_to_cpu(pi->i_type.reg.row_block);
+}
+
+static void pram_set_row_block(struct inode *inode, u32 block)
+{
+	struct pram_inode *pi = pram_record_begin(inode->i_sb, inode->i_ino);
+
+	pi->i_type.reg.row_block = cpu_to_le32(block);
+	pram_record_end(inode->i_sb, pi);
+}
+
+static void pram_set_entry(struct super_block *sb, __le32 *entry, u32 block)
+{
+	pram_wp_open(sb, entry, sizeof(*entry));
+	*entry = cpu_to_le32(block);
+	pram_wp_close(sb, entry, sizeof(*entry));
+}
+
+static void pram_add_blocks(struct inode *inode, long n)
+{
+	inode->i_blocks += n << (inode->i_blkbits - 9);
+}
+
+/* Zero [@addr, @addr + @len) inside an open write window, durably. */
+static void pram_zero(void *addr, size_t len)
+{
+	memset(addr, 0, len);
+	arch_wb_cache_pmem(addr, len);
+}
+
+static void pram_zero_block(struct super_block *sb, u32 block)
+{
+	void *addr = pram_block_addr(sb, block);
+
+	pram_wp_open(sb, addr, sb->s_blocksize);
+	pram_zero(addr, sb->s_blocksize);
+	pram_wp_close_flushed(sb, addr, sb->s_blocksize);
+}
+
+static int pram_map_corrupt(struct inode *inode)
+{
+	pram_err(inode->i_sb, "inode %lu: block map names a block outside the data area",
+		 inode->i_ino);
+	return -EUCLEAN;
+}
+
+/* A new map block, zeroed, counted in the inode. */
+static int pram_new_map_block(struct inode *inode, u32 *block)
+{
+	int err = pram_new_block(inode->i_sb, block);
+
+	if (err)
+		return err;
+	pram_zero_block(inode->i_sb, *block);
+	pram_add_blocks(inode, 1);
+	return 0;
+}
+
+/* The column entry of @fblock, making the row and column blocks if needed. */
+static int pram_map_column(struct inode *inode, u64 fblock, __le32 **entry)
+{
+	struct super_block *sb = inode->i_sb;
+	const struct pram_geometry *g = &PRAM_SB(sb)->geo;
+	u32 r, c, row = pram_row_block(inode), column;
+	__le32 *rows;
+	int err;
+
+	err = pram_map_index(inode->i_blkbits, fblock, &r, &c);
+	if (err)
+		return err;
+	if (!row) {
+		err = pram_new_map_block(inode, &row);
+		if (err)
+			return err;
+		pram_set_row_block(inode, row);
+	} else if (!pram_block_valid(g, row)) {
+		return pram_map_corrupt(inode);
+	}
+	rows = pram_block_addr(sb, row);
+	column = le32_to_cpu(rows[r]);
+	if (!column) {
+		err = pram_new_map_block(inode, &column);
+		if (err)
+			return err;
+		pram_set_entry(sb, &rows[r], column);
+	} else if (!pram_block_valid(g, column)) {
+		return pram_map_corrupt(inode);
+	}
+	*entry = (__le32 *)pram_block_addr(sb, column) + c;
+	return 0;
+}
+
+/*
+ * The data block for @fblock: the mapped one, or a fresh one that the
+ * caller fills and then maps with pram_map_commit() (or frees).
+ */
+static int pram_map_slot(struct inode *inode, u64 fblock, struct pram_slot *slot)
+{
+	int err = pram_map_column(inode, fblock, &slot->entry);
+
+	if (err)
+		return err;
+	slot->block = le32_to_cpu(*slot->entry);
+	slot->fresh = !slot->block;
+	if (slot->fresh)
+		return pram_new_block(inode->i_sb, &slot->block);
+	if (!pram_block_valid(&PRAM_SB(inode->i_sb)->geo, slot->block))
+		return pram_map_corrupt(inode);
+	return 0;
+}
+
+static void pram_map_commit(struct inode *inode, struct pram_slot *slot)
+{
+	pram_set_entry(inode->i_sb, slot->entry, slot->block);
+	pram_add_blocks(inode, 1);
+}
+
+/* ---- read and write ---- */
+
+/* Copy up to @len bytes from @from into file block @fblock at @off. */
+static ssize_t pram_write_block(struct inode *inode, u64 fblock, u32 off,
+				size_t len, struct iov_iter *from)
+{
+	struct super_block *sb = inode->i_sb;
+	u32 bs = sb->s_blocksize;
+	struct pram_slot slot;
+	size_t done;
+	void *addr;
+	int err;
+
+	err = pram_map_slot(inode, fblock, &slot);
+	if (err)
+		return err;
+	addr = pram_block_addr(sb, slot.block);
+	if (!slot.fresh) {
+		pram_wp_open(sb, addr + off, len);
+		done = _copy_from_iter_flushcache(addr + off, len, from);
+		if (!IS_ENABLED(CONFIG_ARCH_HAS_UACCESS_FLUSHCACHE))
+			arch_wb_cache_pmem(addr + off, done);
+		pram_wp_close_flushed(sb, addr + off, len);
+		return done;
+	}
+	/* A fresh block is whole before the map points to it. */
+	pram_wp_open(sb, addr, bs);
+	pram_zero(addr, off);
+	done = _copy_from_iter_flushcache(addr + off, len, from);
+	if (!IS_ENABLED(CONFIG_ARCH_HAS_UACCESS_FLUSHCACHE))
+		arch_wb_cache_pmem(addr + off, done);
+	pram_zero(addr + off + done, bs - off - done);
+	pram_wp_close_flushed(sb, addr, bs);
+	if (done)
+		pram_map_commit(inode, &slot);
+	else
+		pram_free_blocks(sb, &slot.block, 1);
+	return done;
+}
+
+/* Return: bytes written, or a negative errno if none were. */
+static ssize_t pram_write_blocks(struct inode *inode, loff_t pos,
+				 struct iov_iter *from)
+{
+	u32 bs = i_blocksize(inode);
+	ssize_t written = 0, done;
+	size_t len;
+
+	while (iov_iter_count(from)) {
+		len = min_t(size_t, iov_iter_count(from), bs - (pos & (bs - 1)));
+		done = pram_write_block(inode, pos >> inode->i_blkbits,
+					pos & (bs - 1), len, from);
+		if (done > 0) {
+			pos += done;
+			written += done;
+		}
+		if (done < 0)
+			return written ?: done;
+		if (done < len)
+			return written ?: -EFAULT;
+		cond_resched();
+	}
+	return written;
+}
+
+static ssize_t pram_write_iter(struct kiocb *iocb, struct iov_iter *from)
+{
+	struct file *file = iocb->ki_filp;
+	struct inode *inode = file_inode(file);
+	ssize_t ret;
+
+	if (iocb->ki_flags & IOCB_NOWAIT) {
+		if (!inode_trylock(inode))
+			return -EAGAIN;
+	} else {
+		inode_lock(inode);
+	}
+	ret = generic_write_checks(iocb, from);
+	if (ret <= 0)
+		goto unlock_inode;
+	ret = file_remove_privs(file);
+	if (ret)
+		goto unlock_inode;
+	ret = pram_write_blocks(inode, iocb->ki_pos, from);
+	if (ret > 0) {
+		iocb->ki_pos += ret;
+		if (iocb->ki_pos > i_size_read(inode))
+			i_size_write(inode, iocb->ki_pos);
+		inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));
+	}
+	/* Size, times and blocks (taken even by a failed write) at once. */
+	pram_update_inode(inode);
+unlock_inode:
+	inode_unlock(inode);
+	return ret;
+}
+
+/* Return: bytes read, or a negative errno if none were. */
+static ssize_t pram_read_blocks(struct inode *inode, loff_t pos,
+				struct iov_iter *to)
+{
+	struct super_block *sb = inode->i_sb;
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+	loff_t size = i_size_read(inode);
+	u32 bs = sb->s_blocksize, row = pram_row_block(inode);
+	ssize_t read = 0;
+	size_t len, done;
+	long block;
+
+	while (pos < size && iov_iter_count(to)) {
+		len = min_t(size_t, iov_iter_count(to), bs - (pos & (bs - 1)));
+		len = min_t(loff_t, len, size - pos);
+		block = pram_map_lookup(&sbi->geo, sbi->virt_addr, row,
+					pos >> sb->s_blocksize_bits);
+		if (block < 0)
+			return read ?: pram_map_corrupt(inode);
+		if (block)
+			done = _copy_mc_to_iter(pram_block_addr(sb, block) +
+						(pos & (bs - 1)), len, to);
+		else
+			done = iov_iter_zero(len, to);
+		pos += done;
+		read += done;
+		if (done < len)
+			return read ?: -EFAULT;
+		cond_resched();
+	}
+	return read;
+}
+
+static ssize_t pram_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct inode *inode = file_inode(iocb->ki_filp);
+	ssize_t ret;
+
+	if (iocb->ki_flags & IOCB_NOWAIT) {
+		if (!inode_trylock_shared(inode))
+			return -EAGAIN;
+	} else {
+		inode_lock_shared(inode);
+	}
+	ret = pram_read_blocks(inode, iocb->ki_pos, to);
+	if (ret > 0)
+		iocb->ki_pos += ret;
+	inode_unlock_shared(inode);
+	file_accessed(iocb->ki_filp);
+	return ret;
+}
+
+/* ---- seeking: SEEK_DATA and SEEK_HOLE from the block map ---- */
+
+static loff_t pram_seek_data_hole(struct inode *inode, loff_t offset,
+				  int whence)
+{
+	struct pram_sb_info *sbi = PRAM_SB(inode->i_sb);
+	u32 bits = inode->i_blkbits;
+	loff_t size = i_size_read(inode);
+	u64 end = pram_blocks_for_size(bits, size);
+	s64 f;
+
+	if (offset < 0 || offset >= size)
+		return -ENXIO;
+	f = pram_map_seek(&sbi->geo, sbi->virt_addr, pram_row_block(inode),
+			  offset >> bits, end, whence == SEEK_DATA);
+	if (f < 0)
+		return pram_map_corrupt(inode);
+	if (f == end)
+		return whence == SEEK_DATA ? -ENXIO : size;
+	return max_t(loff_t, offset, f << bits);
+}
+
+static loff_t pram_file_llseek(struct file *file, loff_t offset, int whence)
+{
+	struct inode *inode = file_inode(file);
+
+	if (whence != SEEK_DATA && whence != SEEK_HOLE)
+		return generic_file_llseek(file, offset, whence);
+	inode_lock_shared(inode);
+	offset = pram_seek_data_hole(inode, offset, whence);
+	inode_unlock_shared(inode);
+	if (offset < 0)
+		return offset;
+	return vfs_setpos(file, offset, inode->i_sb->s_maxbytes);
+}
+
+/* ---- truncate and fallocate ---- */
+
+static void pram_defer_free(struct super_block *sb, struct pram_freelist *fl,
+			    u32 block)
+{
+	fl->blocks[fl->n++] = block;
+	if (fl->n == PRAM_FREE_BATCH) {
+		pram_free_blocks(sb, fl->blocks, fl->n);
+		fl->n = 0;
+	}
+}
+
+static bool pram_entries_zero(const __le32 *map, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (map[i])
+			return false;
+	return true;
+}
+
+/*
+ * Clear entries [@start, @end) of @map and hand the blocks they named to
+ * @fl: the entries are durably cleared before a block can be freed.
+ * Return: the number of blocks handed over.
+ */
+static long pram_clear_entries(struct super_block *sb, __le32 *map,
+			       u32 start, u32 end, struct pram_freelist *fl)
+{
+	u32 taken[16], i, j, n;
+	long released = 0;
+
+	while (start < end) {
+		j = min_t(u32, end, start + ARRAY_SIZE(taken));
+		for (n = 0, i = start; i < j; i++)
+			if (map[i])
+				taken[n++] = le32_to_cpu(map[i]);
+		if (n) {
+			pram_wp_open(sb, map + start, (j - start) * sizeof(*map));
+			memset(map + start, 0, (j - start) * sizeof(*map));
+			pram_wp_close(sb, map + start, (j - start) * sizeof(*map));
+		}
+		for (i = 0; i < n; i++)
+			pram_defer_free(sb, fl, taken[i]);
+		released += n;
+		start = j;
+	}
+	return released;
+}
+
+/* Free every data block at or past @from, and the map blocks left empty. */
+static void pram_truncate_blocks(struct inode *inode, u64 from)
+{
+	struct super_block *sb = inode->i_sb;
+	const struct pram_geometry *g = &PRAM_SB(sb)->geo;
+	u32 entries = pram_map_entries(inode->i_blkbits);
+	u32 row = pram_row_block(inode), r, c0, column;
+	struct pram_freelist fl = { };
+	long released = 0;
+	__le32 *rows, *cols;
+
+	if (!row || from >= (u64)entries * entries)
+		return;
+	if (!pram_block_valid(g, row)) {
+		pram_map_corrupt(inode);
+		return;
+	}
+	rows = pram_block_addr(sb, row);
+	for (r = from / entries; r < entries; r++) {
+		column = le32_to_cpu(rows[r]);
+		if (!column)
+			continue;
+		if (!pram_block_valid(g, column)) {
+			pram_map_corrupt(inode);
+			continue;
+		}
+		cols = pram_block_addr(sb, column);
+		c0 = r == from / entries ? from % entries : 0;
+		released += pram_clear_entries(sb, cols, c0, entries, &fl);
+		if (pram_entries_zero(cols, c0))
+			released += pram_clear_entries(sb, rows, r, r + 1, &fl);
+		cond_resched();
+	}
+	if (pram_entries_zero(rows, entries)) {
+		pram_set_row_block(inode, 0);
+		pram_defer_free(sb, &fl, row);
+		released++;
+	}
+	pram_free_blocks(sb, fl.blocks, fl.n);
+	pram_add_blocks(inode, -released);
+}
+
+/* Zero the last block past @size, so that a later extension reads zeros. */
+static int pram_zero_tail(struct inode *inode, loff_t size)
+{
+	struct super_block *sb = inode->i_sb;
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+	u32 off = size & (sb->s_blocksize - 1);
+	long block;
+	void *addr;
+
+	if (!off)
+		return 0;
+	block = pram_map_lookup(&sbi->geo, sbi->virt_addr, pram_row_block(inode),
+				size >> sb->s_blocksize_bits);
+	if (block <= 0)
+		return block < 0 ? pram_map_corrupt(inode) : 0;
+	addr = pram_block_addr(sb, block) + off;
+	pram_wp_open(sb, addr, sb->s_blocksize - off);
+	pram_zero(addr, sb->s_blocksize - off);
+	pram_wp_close_flushed(sb, addr, sb->s_blocksize - off);
+	return 0;
+}
+
+static int pram_setsize(struct inode *inode, loff_t size)
+{
+	loff_t old = i_size_read(inode);
+	int err;
+
+	if (size < old) {
+		err = pram_zero_tail(inode, size);
+		if (err)
+			return err;
+	}
+	/* The size shrinks before the blocks go: none is ever past EOF and free. */
+	i_size_write(inode, size);
+	inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));
+	pram_update_inode(inode);
+	if (size < old)
+		pram_truncate_blocks(inode, pram_blocks_for_size(inode->i_blkbits,
+								 size));
+	return 0;
+}
+
+/**
+ * pram_free_data() - give back every block of an inode being deleted
+ * @inode: the inode; nothing else refers to it
+ */
+void pram_free_data(struct inode *inode)
+{
+	u32 block;
+
+	if (S_ISREG(inode->i_mode)) {
+		pram_truncate_blocks(inode, 0);
+	} else if (S_ISLNK(inode->i_mode)) {
+		block = pram_row_block(inode);
+		if (block)
+			pram_free_blocks(inode->i_sb, &block, 1);
+	}
+}
+
+/**
+ * pram_setattr() - change attributes, the size of a regular file included
+ * @idmap: the mount's idmap
+ * @dentry: the dentry
+ * @attr: the changes
+ *
+ * Return: 0 or a negative errno.
+ */
+int pram_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
+		 struct iattr *attr)
+{
+	struct inode *inode = d_inode(dentry);
+	int err;
+
+	err = setattr_prepare(idmap, dentry, attr);
+	if (err)
+		return err;
+	if ((attr->ia_valid & ATTR_SIZE) && attr->ia_size != i_size_read(inode)) {
+		err = pram_setsize(inode, attr->ia_size);
+		if (err)
+			return err;
+	}
+	setattr_copy(idmap, inode, attr);
+	pram_update_inode(inode);
+	return 0;
+}
+
+/* Map a zeroed block at @fblock unless one is there. */
+static int pram_alloc_zeroed(struct inode *inode, u64 fblock)
+{
+	struct pram_slot slot;
+	int err;
+
+	err = pram_map_slot(inode, fblock, &slot);
+	if (err || !slot.fresh)
+		return err;
+	pram_zero_block(inode->i_sb, slot.block);
+	pram_map_commit(inode, &slot);
+	return 0;
+}
+
+static long pram_fallocate(struct file *file, int mode, loff_t offset,
+			   loff_t len)
+{
+	struct inode *inode = file_inode(file);
+	u64 fblock, last;
+	bool grow;
+	long err;
+
+	if (mode & ~FALLOC_FL_KEEP_SIZE)
+		return -EOPNOTSUPP;
+	inode_lock(inode);
+	grow = !(mode & FALLOC_FL_KEEP_SIZE) && offset + len > i_size_read(inode);
+	err = grow ? inode_newsize_ok(inode, offset + len) : 0;
+	if (!err)
+		err = file_remove_privs(file);
+	if (err)
+		goto unlock_inode;
+	pram_block_range(inode->i_blkbits, offset, len, &fblock, &last);
+	for (; fblock <= last && !err; fblock++) {
+		err = pram_alloc_zeroed(inode, fblock);
+		cond_resched();
+	}
+	if (!err && grow) {
+		i_size_write(inode, offset + len);
+		inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));
+	} else {
+		inode_set_ctime_current(inode);
+	}
+	pram_update_inode(inode);
+unlock_inode:
+	inode_unlock(inode);
+	return err;
+}
+
+/* Every open is direct I/O, and says so in fcntl(F_GETFL), as the seed did. */
+static int pram_file_open(struct inode *inode, struct file *file)
+{
+	file->f_flags |= O_DIRECT;
+	file->f_mode |= FMODE_CAN_ODIRECT;
+	return generic_file_open(inode, file);
+}
+
+const struct file_operations pram_file_operations = {
+	.llseek		= pram_file_llseek,
+	.read_iter	= pram_read_iter,
+	.write_iter	= pram_write_iter,
+	.open		= pram_file_open,
+	.fsync		= noop_fsync,	/* every write is durable on return */
+	.splice_read	= copy_splice_read,
+	.splice_write	= iter_file_splice_write,
+	.fallocate	= pram_fallocate,
+};
+
+const struct inode_operations pram_file_inode_operations = {
+	.setattr	= pram_setattr,
+};

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * PRAMFS namespace operations: create, mkdir, mknod, symlink, unlink,
+ * rmdir and rename, and symlinks.
+ *
+ * An entry is its inode (the name is in the inode), so there are no hard
+ * links: without ->link the VFS answers link(2) with EPERM. A symlink's
+ * target is stored NUL-terminated in one block, named by the row block
+ * field of its inode.
+ */
+#include "pramfs.h"
+
+static void pram_touch_dir(struct inode *dir)
+{
+	inode_set_mtime_to_ts(dir, inode_set_ctime_current(dir));
+	pram_update_inode(dir);
+}
+
+/* Write the entry half of an inode's record: its name and directory. */
+static void pram_set_entry_name(struct inode *inode, struct inode *dir,
+				const struct qstr *name)
+{
+	struct super_block *sb = inode->i_sb;
+	struct pram_inode *pi = pram_record_begin(sb, inode->i_ino);
+
+	memset(pi->i_name, 0, PRAM_NAME_LEN);
+	memcpy(pi->i_name, name->name, name->len);
+	pi->i_parent = cpu_to_le32(dir->i_ino);
+	pram_record_end(sb, pi);
+}
+
+/*
+ * A new inode for @name in @dir, written to NVRAM but in no list yet.
+ * On a later failure, clear_nlink() and discard_new_inode() give its
+ * blocks and its number back.
+ */
+static struct inode *pram_new_inode(struct mnt_idmap *idmap, struct inode *dir,
+				    const struct qstr *name, umode_t mode,
+				    dev_t rdev)
+{
+	struct super_block *sb = dir->i_sb;
+	struct pram_inode *pi;
+	struct inode *inode;
+	u32 ino;
+	int err;
+
+	if (name->len > PRAM_NAME_LEN)
+		return ERR_PTR(-ENAMETOOLONG);
+	inode = new_inode(sb);
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	inode_init_owner(idmap, inode, dir, mode);
+	err = pram_new_ino(sb, inode->i_mode, &ino);
+	if (err)
+		goto put_inode;
+	inode->i_ino = ino;
+	simple_inode_init_ts(inode);
+	if (S_ISDIR(inode->i_mode))
+		set_nlink(inode, 2);
+	pram_set_ops(inode, rdev);
+	if (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode)) {
+		pi = pram_record_begin(sb, ino);
+		pi->i_type.dev.rdev = cpu_to_le32(new_encode_dev(rdev));
+		pram_record_end(sb, pi);
+	}
+	pram_set_entry_name(inode, dir, name);
+	pram_update_inode(inode);
+	err = insert_inode_locked(inode);
+	if (err) {
+		pram_err(sb, "new inode %u is already in use", ino);
+		clear_nlink(inode);
+		goto put_inode;
+	}
+	return inode;
+
+put_inode:
+	iput(inode);
+	return ERR_PTR(err);
+}
+
+/* Link the new @inode into @dir under @dentry, or give it back. */
+static int pram_instantiate(struct inode *dir, struct dentry *dentry,
+			    struct inode *inode)
+{
+	int err = pram_add_entry(dir, inode->i_ino);
+
+	if (err) {
+		clear_nlink(inode);
+		discard_new_inode(inode);
+		return err;
+	}
+	if (S_ISDIR(inode->i_mode))
+		inc_nlink(dir);
+	pram_touch_dir(dir);
+	d_instantiate_new(dentry, inode);
+	return 0;
+}
+
+static int pram_mknod(struct mnt_idmap *idmap, struct inode *dir,
+		      struct dentry *dentry, umode_t mode, dev_t rdev)
+{
+	struct inode *inode;
+
+	inode = pram_new_inode(idmap, dir, &dentry->d_name, mode, rdev);
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	return pram_instantiate(dir, dentry, inode);
+}
+
+static int pram_create(struct mnt_idmap *idmap, struct inode *dir,
+		       struct dentry *dentry, umode_t mode, bool excl)
+{
+	return pram_mknod(idmap, dir, dentry, mode, 0);
+}
+
+static int pram_mkdir(struct mnt_idmap *idmap, struct inode *dir,
+		      struct dentry *dentry, umode_t mode)
+{
+	return pram_mknod(idmap, dir, dentry, mode | S_IFDIR, 0);
+}
+
+/* ---- symlinks ---- */
+
+static int pram_write_symlink(struct inode *inode, const char *target,
+			      size_t len)
+{
+	struct super_block *sb = inode->i_sb;
+	struct pram_inode *pi;
+	u32 block;
+	void *addr;
+	int err;
+
+	err = pram_new_block(sb, &block);
+	if (err)
+		return err;
+	addr = pram_block_addr(sb, block);
+	pram_wp_open(sb, addr, sb->s_blocksize);
+	memcpy(addr, target, len);
+	memset(addr + len, 0, sb->s_blocksize - len);
+	pram_wp_close(sb, addr, sb->s_blocksize);
+
+	pi = pram_record_begin(sb, inode->i_ino);
+	pi->i_type.reg.row_block = cpu_to_le32(block);
+	pram_record_end(sb, pi);
+	inode->i_size = len;
+	inode->i_blocks = sb->s_blocksize >> 9;
+	pram_update_inode(inode);
+	return 0;
+}
+
+/* A target and its NUL fit in one block: up to block size - 1 bytes. */
+static int pram_symlink(struct mnt_idmap *idmap, struct inode *dir,
+			struct dentry *dentry, const char *target)
+{
+	size_t len = strlen(target);
+	struct inode *inode;
+	int err;
+
+	if (len >= dir->i_sb->s_blocksize)
+		return -ENAMETOOLONG;
+	inode = pram_new_inode(idmap, dir, &dentry->d_name, S_IFLNK | 0777, 0);
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	err = pram_write_symlink(inode, target, len);
+	if (err) {
+		clear_nlink(inode);
+		discard_new_inode(inode);
+		return err;
+	}
+	return pram_instantiate(dir, dentry, inode);
+}
+
+/*
+ * The target is read in place from the NVRAM. Not in RCU walk: the
+ * block is freed when the inode is evicted, not after a grace period.
+ */
+static const char *pram_get_link(struct dentry *dentry, struct inode *inode,
+				 struct delayed_call *done)
+{
+	struct super_block *sb = inode->i_sb;
+	u32 block = pram_row_block(inode);
+	loff_t len = i_size_read(inode);
+	const char *target;
+
+	if (!dentry)
+		return ERR_PTR(-ECHILD);
+	if (!pram_block_valid(&PRAM_SB(sb)->geo, block) ||
+	    len >= sb->s_blocksize)
+		goto corrupt;
+	target = pram_block_addr(sb, block);
+	if (strnlen(target, sb->s_blocksize) != len)
+		goto corrupt;
+	return target;
+corrupt:
+	pram_err(sb, "symlink %lu: bad target block or length", inode->i_ino);
+	return ERR_PTR(-EUCLEAN);
+}
+
+/* ---- removing and renaming ---- */
+
+static int pram_unlink(struct inode *dir, struct dentry *dentry)
+{
+	struct inode *inode = d_inode(dentry);
+	int err;
+
+	err = pram_remove_entry(dir, inode->i_ino);
+	if (err)
+		return err;
+	pram_touch_dir(dir);
+	inode_set_ctime_to_ts(inode, inode_get_ctime(dir));
+	drop_nlink(inode);
+	pram_update_inode(inode);
+	return 0;
+}
+
+static int pram_rmdir(struct inode *dir, struct dentry *dentry)
+{
+	struct inode *inode = d_inode(dentry);
+	int err;
+
+	if (!pram_dir_empty(inode))
+		return -ENOTEMPTY;
+	err = pram_unlink(dir, dentry);
+	if (err)
+		return err;
+	clear_nlink(inode);
+	pram_update_inode(inode);
+	drop_nlink(dir);
+	pram_update_inode(dir);
+	return 0;
+}
+
+/* Give @inode the name @name in @to, moving it there from @from. */
+static int pram_move_entry(struct inode *from, struct inode *inode,
+			   struct inode *to, const struct qstr *name)
+{
+	int err;
+
+	if (from != to) {
+		err = pram_remove_entry(from, inode->i_ino);
+		if (err)
+			return err;
+	}
+	pram_set_entry_name(inode, to, name);
+	if (from != to)
+		return pram_add_entry(to, inode->i_ino);
+	return 0;
+}
+
+/* A directory moved from @from to @to takes its ".." link along. */
+static void pram_move_dir_link(struct inode *inode, struct inode *from,
+			       struct inode *to)
+{
+	if (!S_ISDIR(inode->i_mode) || from == to)
+		return;
+	drop_nlink(from);
+	inc_nlink(to);
+}
+
+static void pram_renamed(struct inode *inode, struct inode *old_dir,
+			 struct inode *new_dir)
+{
+	inode_set_ctime_current(inode);
+	pram_update_inode(inode);
+	pram_touch_dir(old_dir);
+	if (new_dir != old_dir)
+		pram_touch_dir(new_dir);
+}
+
+static int pram_exchange(struct inode *old_dir, struct dentry *old_dentry,
+			 struct inode *new_dir, struct dentry *new_dentry)
+{
+	struct inode *a = d_inode(old_dentry), *b = d_inode(new_dentry);
+	int err;
+
+	err = pram_move_entry(old_dir, a, new_dir, &new_dentry->d_name);
+	if (!err)
+		err = pram_move_entry(new_dir, b, old_dir, &old_dentry->d_name);
+	if (err)
+		return err;
+	pram_move_dir_link(a, old_dir, new_dir);
+	pram_move_dir_link(b, new_dir, old_dir);
+	inode_set_ctime_current(b);
+	pram_update_inode(b);
+	pram_renamed(a, old_dir, new_dir);
+	return 0;
+}
+
+/* Remove the entry a rename replaces. */
+static int pram_rename_over(struct inode *dir, struct inode *target)
+{
+	int err;
+
+	if (S_ISDIR(target->i_mode) && !pram_dir_empty(target))
+		return -ENOTEMPTY;
+	err = pram_remove_entry(dir, target->i_ino);
+	if (err)
+		return err;
+	inode_set_ctime_current(target);
+	if (S_ISDIR(target->i_mode)) {
+		clear_nlink(target);
+		drop_nlink(dir);
+	} else {
+		drop_nlink(target);
+	}
+	pram_update_inode(target);
+	return 0;
+}
+
+static int pram_rename(struct mnt_idmap *idmap, struct inode *old_dir,
+		       struct dentry *old_dentry, struct inode *new_dir,
+		       struct dentry *new_dentry, unsigned int flags)
+{
+	struct inode *inode = d_inode(old_dentry);
+	struct inode *target = d_inode(new_dentry);
+	int err;
+
+	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE))
+		return -EINVAL;
+	if (flags & RENAME_EXCHANGE)
+		return pram_exchange(old_dir, old_dentry, new_dir, new_dentry);
+	if (target) {
+		err = pram_rename_over(new_dir, target);
+		if (err)
+			return err;
+	}
+	err = pram_move_entry(old_dir, inode, new_dir, &new_dentry->d_name);
+	if (err)
+		return err;
+	pram_move_dir_link(inode, old_dir, new_dir);
+	pram_renamed(inode, old_dir, new_dir);
+	return 0;
+}
+
+const struct inode_operations pram_dir_inode_operations = {
+	.create		= pram_create,
+	.lookup		= pram_lookup,
+	.unlink		= pram_unlink,
+	.symlink	= pram_symlink,
+	.mkdir		= pram_mkdir,
+	.rmdir		= pram_rmdir,
+	.mknod		= pram_mknod,
+	.rename		= pram_rename,
+	.setattr	= pram_setattr,
+};
+
+const struct inode_operations pram_symlink_inode_operations = {
+	.get_link	= pram_get_link,
+	.setattr	= pram_setattr,
+};
+
+const struct inode_operations pram_special_inode_operations = {
+	.setattr	= pram_setattr,
+};
