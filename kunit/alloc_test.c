@@ -118,13 +118,18 @@ static void alloc_test(struct kunit *test)
 	const struct alloc_case *c = test->param_value;
 	struct pram_geometry g;
 	void *bitmap = make_bitmap(test, &g, MiB, c->bs);
-	u32 b, free_before, got = 0;
+	u32 b, free_before, found = 0, got = 0;
 
 	if (c->used_from != NONE)
 		for (b = to_block(&g, c->used_from); b <= to_block(&g, c->used_to); b++)
 			__set_bit_le(b, bitmap);
 	free_before = pram_bitmap_count_free(bitmap, &g);
 
+	/* Finding does not take the block; allocating takes the one found. */
+	KUNIT_ASSERT_EQ(test, pram_bitmap_find_free(bitmap, &g,
+						    to_block(&g, c->hint), &found),
+			c->err);
+	KUNIT_EXPECT_EQ(test, pram_bitmap_count_free(bitmap, &g), free_before);
 	KUNIT_ASSERT_EQ(test, pram_bitmap_alloc(bitmap, &g, to_block(&g, c->hint),
 						&got), c->err);
 	if (c->err) {
@@ -132,6 +137,7 @@ static void alloc_test(struct kunit *test)
 		return;
 	}
 	KUNIT_EXPECT_EQ(test, got, to_block(&g, c->want));
+	KUNIT_EXPECT_EQ(test, found, got);
 	KUNIT_EXPECT_TRUE(test, test_bit_le(got, bitmap));
 	KUNIT_EXPECT_EQ(test, pram_bitmap_count_free(bitmap, &g), free_before - 1);
 }

@@ -2,7 +2,8 @@
 /*
  * KUnit tests for the PRAMFS block map arithmetic: the largest file per
  * block size, where a file block sits in the row/column map, and which
- * blocks a byte range or a file size covers.
+ * blocks a byte range or a file size covers; and lookups and hole/data
+ * searches over a small block map built in memory.
  */
 #include <kunit/test.h>
 #include "pramfs.h"
@@ -159,4 +160,136 @@ static struct kunit_suite pramfs_blockmap_suite = {
 	.test_cases = pramfs_blockmap_cases,
 };
 
-kunit_test_suite(pramfs_blockmap_suite);
+/*
+ * ---- pramfs_map: lookups and seeks over a map in memory ----
+ *
+ * A 16-block image at 512 bytes a block (128 entries per map block),
+ * data from block 2. Block 3 is the row block; it names column 4 for
+ * file blocks 0-127, column 5 for 256-383, and block 99 (outside the
+ * image) for 640-767. File blocks 1, 2, 127 and 256 are mapped; column
+ * 5 names the metadata block 1 for file block 320.
+ */
+#define MAP_BITS	9
+#define MAP_ROW		3
+#define MAP_BAD_ROW	5	/* its column is block 99 */
+#define MAP_ALL		(128 * 128)
+
+static const struct pram_geometry map_geo = {
+	.size = 16 << MAP_BITS, .blocksize = 1 << MAP_BITS,
+	.blocksize_bits = MAP_BITS, .blocks_count = 16, .data_start = 2,
+};
+
+static void map_set(void *image, u32 block, u32 idx, u32 value)
+{
+	__le32 *map = image + ((size_t)block << MAP_BITS);
+
+	map[idx] = cpu_to_le32(value);
+}
+
+static void *map_image(struct kunit *test)
+{
+	void *image = kunit_kzalloc(test, map_geo.size, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, image);
+	map_set(image, MAP_ROW, 0, 4);
+	map_set(image, MAP_ROW, 2, 5);
+	map_set(image, MAP_ROW, MAP_BAD_ROW, 99);
+	map_set(image, 4, 1, 6);
+	map_set(image, 4, 2, 7);
+	map_set(image, 4, 127, 8);
+	map_set(image, 5, 0, 9);
+	map_set(image, 5, 64, 1);
+	return image;
+}
+
+struct lookup_case {
+	const char *name;
+	u32 row_block;
+	u64 fblock;
+	long block;
+};
+
+static const struct lookup_case lookup_cases[] = {
+	{ "hole before the first block", MAP_ROW, 0, 0 },
+	{ "first mapped block", MAP_ROW, 1, 6 },
+	{ "next mapped block", MAP_ROW, 2, 7 },
+	{ "hole inside a column", MAP_ROW, 3, 0 },
+	{ "last entry of a column", MAP_ROW, 127, 8 },
+	{ "absent column", MAP_ROW, 128, 0 },
+	{ "second column", MAP_ROW, 256, 9 },
+	{ "entry naming metadata", MAP_ROW, 320, -EUCLEAN },
+	{ "column outside the image", MAP_ROW, 640, -EUCLEAN },
+	{ "past the largest file", MAP_ROW, MAP_ALL, 0 },
+	{ "no row block", 0, 1, 0 },
+	{ "row block in the metadata", 1, 1, -EUCLEAN },
+};
+
+static void lookup_desc(const struct lookup_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(lookup, lookup_cases, lookup_desc);
+
+static void lookup_test(struct kunit *test)
+{
+	const struct lookup_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, pram_map_lookup(&map_geo, map_image(test),
+					      c->row_block, c->fblock),
+			c->block);
+}
+
+struct seek_case {
+	const char *name;
+	u32 row_block;
+	u64 from, end;
+	bool data;
+	s64 found;
+};
+
+static const struct seek_case seek_cases[] = {
+	{ "data from the start", MAP_ROW, 0, 300, true, 1 },
+	{ "data past a hole", MAP_ROW, 3, 300, true, 127 },
+	{ "data skips an absent column", MAP_ROW, 128, 300, true, 256 },
+	{ "no data before the end", MAP_ROW, 257, 300, true, 300 },
+	{ "data in a short range", MAP_ROW, 0, 1, true, 1 },
+	{ "data search meets a bad entry", MAP_ROW, 257, 330, true, -EUCLEAN },
+	{ "data search meets a bad column", MAP_ROW, 384, 700, true, -EUCLEAN },
+	{ "hole at the start", MAP_ROW, 0, 300, false, 0 },
+	{ "hole after mapped blocks", MAP_ROW, 1, 300, false, 3 },
+	{ "hole in an absent column", MAP_ROW, 127, 300, false, 128 },
+	{ "no hole before the end", MAP_ROW, 256, 257, false, 257 },
+	{ "no row block: no data", 0, 5, 300, true, 300 },
+	{ "no row block: all hole", 0, 5, 300, false, 5 },
+	{ "end past the largest file", 0, 0, U64_MAX, true, MAP_ALL },
+	{ "row block in the metadata", 1, 0, 300, true, -EUCLEAN },
+};
+
+static void seek_desc(const struct seek_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(seek, seek_cases, seek_desc);
+
+static void seek_test(struct kunit *test)
+{
+	const struct seek_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, pram_map_seek(&map_geo, map_image(test),
+					    c->row_block, c->from, c->end,
+					    c->data),
+			c->found);
+}
+
+static struct kunit_case pramfs_map_cases[] = {
+	KUNIT_CASE_PARAM(lookup_test, lookup_gen_params),
+	KUNIT_CASE_PARAM(seek_test, seek_gen_params),
+	{}
+};
+
+static struct kunit_suite pramfs_map_suite = {
+	.name = "pramfs_map",
+	.test_cases = pramfs_map_cases,
+};
+
+kunit_test_suites(&pramfs_blockmap_suite, &pramfs_map_suite);
