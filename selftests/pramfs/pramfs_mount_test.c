@@ -25,8 +25,8 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "pramfs_util.h"
 
-#define MNT		"/mnt/pram"
 #define MNT2		"/tmp/pram2"
 #define PRAM_MAGIC	0xEFFA
 #define SB_SIZE		128
@@ -35,63 +35,6 @@
 #define SB_INCOMPAT	20
 #define SB_MOUNT_COUNT	68
 #define ROOT_INODE	256	/* byte offset of inode 2 */
-
-struct nvram {
-	unsigned long long phys;
-	unsigned long long size;
-};
-
-/* ---- helpers ---- */
-
-static int nvram_from_env(struct nvram *nv)
-{
-	const char *phys = getenv("PRAM_PHYS"), *size = getenv("PRAM_SIZE");
-
-	if (!phys || !size)
-		return -1;
-	nv->phys = strtoull(phys, NULL, 0);
-	nv->size = strtoull(size, NULL, 0);
-	return 0;
-}
-
-static int pramfs_registered(void)
-{
-	char line[256];
-	FILE *f = fopen("/proc/filesystems", "r");
-	int found = 0;
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, "\tpramfs\n"))
-			found = 1;
-	fclose(f);
-	return found;
-}
-
-/* Why the tests cannot run here, or NULL; fills in @nv. */
-static const char *missing_prerequisite(struct nvram *nv)
-{
-	if (getuid())
-		return "needs root";
-	if (!pramfs_registered())
-		return "pramfs is not registered (ENODEV)";
-	if (nvram_from_env(nv))
-		return "PRAM_PHYS and PRAM_SIZE are not set";
-	return NULL;
-}
-
-/* mount(2) at @dir; 0 or the errno. */
-static int do_mount(const char *dir, unsigned long flags, const char *fmt, ...)
-{
-	char opts[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(opts, sizeof(opts), fmt, ap);
-	va_end(ap);
-	return mount("none", dir, "pramfs", flags, opts) ? errno : 0;
-}
 
 /* The NVRAM through /dev/mem; only while it is not mounted. */
 static void *nvram_map(const struct nvram *nv)
@@ -594,8 +537,11 @@ TEST_F(pramfs, reconfigure)
 	EXPECT_EQ(S_IFDIR | 0700, st.st_mode);
 }
 
-/* A readdir position that names no entry of the directory ends the walk. */
-TEST_F(pramfs, seekdir_to_a_non_entry_ends_the_walk)
+/*
+ * A readdir position means "entries from this inode number on": in an
+ * empty directory, any position past the dots finds nothing.
+ */
+TEST_F(pramfs, seekdir_past_the_dots_of_an_empty_directory)
 {
 	static const off_t positions[] = { 2, 3, 5, 100, 0xffffffffL,
 					   0x100000000L };

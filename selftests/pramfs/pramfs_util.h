@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the PRAMFS kselftests: the NVRAM the guest was given,
+ * whether the tests can run, mounting, and the figures the tests compare.
+ */
+#ifndef PRAMFS_UTIL_H
+#define PRAMFS_UTIL_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#define MNT	"/mnt/pram"
+
+struct nvram {
+	unsigned long long phys;
+	unsigned long long size;
+};
+
+static inline int nvram_from_env(struct nvram *nv)
+{
+	const char *phys = getenv("PRAM_PHYS"), *size = getenv("PRAM_SIZE");
+
+	if (!phys || !size)
+		return -1;
+	nv->phys = strtoull(phys, NULL, 0);
+	nv->size = strtoull(size, NULL, 0);
+	return 0;
+}
+
+static inline int pramfs_registered(void)
+{
+	char line[256];
+	FILE *f = fopen("/proc/filesystems", "r");
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "\tpramfs\n"))
+			found = 1;
+	fclose(f);
+	return found;
+}
+
+/* Why the tests cannot run here, or NULL; fills in @nv. */
+static inline const char *missing_prerequisite(struct nvram *nv)
+{
+	if (getuid())
+		return "needs root";
+	if (!pramfs_registered())
+		return "pramfs is not registered (ENODEV)";
+	if (nvram_from_env(nv))
+		return "PRAM_PHYS and PRAM_SIZE are not set";
+	return NULL;
+}
+
+/* mount(2) at @dir; 0 or the errno. */
+static inline int do_mount(const char *dir, unsigned long flags,
+			   const char *fmt, ...)
+{
+	char opts[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(opts, sizeof(opts), fmt, ap);
+	va_end(ap);
+	return mount("none", dir, "pramfs", flags, opts) ? errno : 0;
+}
+
+/* Free blocks and inodes: what must come back after everything is deleted. */
+struct counts {
+	unsigned long long bfree, ffree;
+};
+
+static inline struct counts fs_counts(const char *dir)
+{
+	struct statfs st;
+	struct counts c = { 0, 0 };
+
+	if (!statfs(dir, &st)) {
+		c.bfree = st.f_bfree;
+		c.ffree = st.f_ffree;
+	}
+	return c;
+}
+
+/* The byte at @off of the test data stream @seed: never constant. */
+static inline uint8_t pattern(unsigned int seed, unsigned long long off)
+{
+	uint64_t x = (off + 1) * 0x9e3779b97f4a7c15ULL + seed * 0xbf58476d1ce4e5b9ULL;
+
+	return x >> 56 ^ x >> 29;
+}
+
+static inline void fill_pattern(uint8_t *buf, size_t len, unsigned int seed,
+				unsigned long long off)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		buf[i] = pattern(seed, off + i);
+}
+
+/* Index of the first byte that differs from the pattern, or -1. */
+static inline long check_pattern(const uint8_t *buf, size_t len,
+				 unsigned int seed, unsigned long long off)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (buf[i] != pattern(seed, off + i))
+			return i;
+	return -1;
+}
+
+static inline long first_nonzero(const uint8_t *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (buf[i])
+			return i;
+	return -1;
+}
+
+#endif /* PRAMFS_UTIL_H */
