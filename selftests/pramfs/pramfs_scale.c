@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PRAMFS directory scale figures (a measurement, not a test): for 100,
+ * 1,000 and 10,000 entries in one directory, the time per entry to
+ * create them, to look each up cold (after a remount, in a shuffled
+ * order), and to list them with readdir. Prints one line per size.
+ *
+ * Needs root, pramfs registered, and PRAM_PHYS and PRAM_SIZE in the
+ * environment (qemu/run sets them).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "pramfs_util.h"
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static void name(char *buf, size_t len, unsigned int i)
+{
+	snprintf(buf, len, "%s/d/entry-%06u", MNT, i);
+}
+
+static int die(const char *what)
+{
+	fprintf(stderr, "pramfs_scale: %s: %s\n", what, strerror(errno));
+	return 1;
+}
+
+/* Per-entry microseconds to create, look up cold, and readdir @n entries. */
+static int measure(const struct nvram *nv, unsigned int n)
+{
+	unsigned int *order = malloc(n * sizeof(*order)), i, j, t, seen = 0;
+	double t0, create, lookup, list;
+	struct dirent *e;
+	struct stat st;
+	char path[256];
+	DIR *d;
+	int fd;
+
+	if (!order)
+		return die("malloc");
+	if (do_mount(MNT, 0, "physaddr=%#llx,init=%llu", nv->phys, nv->size))
+		return die("mount init=");
+	snprintf(path, sizeof(path), "%s/d", MNT);
+	if (mkdir(path, 0755))
+		return die("mkdir");
+	t0 = now_us();
+	for (i = 0; i < n; i++) {
+		name(path, sizeof(path), i);
+		fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0644);
+		if (fd < 0)
+			return die("create");
+		close(fd);
+	}
+	create = (now_us() - t0) / n;
+
+	if (umount(MNT) || do_mount(MNT, 0, "physaddr=%#llx", nv->phys))
+		return die("remount");
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	srand(n);
+	for (i = n - 1; i > 0; i--) {
+		j = rand() % (i + 1);
+		t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+	t0 = now_us();
+	for (i = 0; i < n; i++) {
+		name(path, sizeof(path), order[i]);
+		if (stat(path, &st))
+			return die("stat");
+	}
+	lookup = (now_us() - t0) / n;
+
+	snprintf(path, sizeof(path), "%s/d", MNT);
+	t0 = now_us();
+	d = opendir(path);
+	while (d && (e = readdir(d)))
+		seen += e->d_name[0] == 'e';
+	list = (now_us() - t0) / n;
+	if (!d || seen != n)
+		return die("readdir");
+	closedir(d);
+	umount(MNT);
+	free(order);
+	printf("%6u entries: create %8.2f us, cold lookup %8.2f us, readdir %6.2f us per entry\n",
+	       n, create, lookup, list);
+	return 0;
+}
+
+int main(void)
+{
+	static const unsigned int sizes[] = { 100, 1000, 10000 };
+	const char *why;
+	struct nvram nv;
+	unsigned int i;
+
+	why = missing_prerequisite(&nv);
+	if (why) {
+		fprintf(stderr, "pramfs_scale: %s\n", why);
+		return 1;
+	}
+	mkdir(MNT, 0755);
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (measure(&nv, sizes[i]))
+			return 1;
+	return 0;
+}
