@@ -18,11 +18,6 @@
 #define PRAM_DIR_POS_FIRST	2
 #define PRAM_DIR_POS_EOF	(1LL << 33)
 
-static u32 pram_name_len(const struct pram_inode *pi)
-{
-	return strnlen(pi->i_name, PRAM_NAME_LEN);
-}
-
 /* Is @pi an in-use entry of @dir? */
 static bool pram_in_dir(struct inode *dir, const struct pram_inode *pi)
 {
@@ -57,22 +52,65 @@ static struct pram_inode *pram_dir_record(struct inode *dir)
 	return pram_get_inode(dir->i_sb, dir->i_ino);
 }
 
-/* The inode number of @name in @dir, 0 if absent, or a negative errno. */
-static long pram_find_entry(struct inode *dir, const struct qstr *name)
+/**
+ * pram_dir_walk() - call @fn for each entry of @dir, in list order
+ * @dir: the directory; its i_rwsem is held
+ * @fn: called with @arg, the entry's inode number and its record
+ * @arg: passed to @fn
+ *
+ * Return: 0, the first non-zero value @fn returns, or -EUCLEAN for a
+ * corrupt list.
+ */
+int pram_dir_walk(struct inode *dir,
+		  int (*fn)(void *arg, u32 ino, const struct pram_inode *pi),
+		  void *arg)
 {
 	u32 ino = le32_to_cpu(pram_dir_record(dir)->i_type.dir.head), from = 0;
 	struct pram_inode *pi;
+	int ret;
 
 	for (;;) {
 		pi = pram_entry(dir, ino, from, true);
 		if (IS_ERR_OR_NULL(pi))
 			return PTR_ERR_OR_ZERO(pi);
-		if (pram_name_len(pi) == name->len &&
-		    !memcmp(pi->i_name, name->name, name->len))
-			return ino;
+		ret = fn(arg, ino, pi);
+		if (ret)
+			return ret;
 		from = ino;
 		ino = le32_to_cpu(pi->i_next);
 	}
+}
+
+struct pram_search {
+	const struct qstr	*name;
+	u32			ino;
+};
+
+static int pram_match_entry(void *arg, u32 ino, const struct pram_inode *pi)
+{
+	struct pram_search *s = arg;
+
+	if (pram_name_len(pi) != s->name->len ||
+	    memcmp(pi->i_name, s->name->name, s->name->len))
+		return 0;
+	s->ino = ino;
+	return 1;
+}
+
+/*
+ * The inode number of @name in @dir, 0 if absent, or a negative errno:
+ * from the name index, or by walking the list when no index can be built.
+ */
+static long pram_find_entry(struct inode *dir, const struct qstr *name)
+{
+	struct pram_search s = { .name = name };
+	long ino = pram_index_find(dir, name);
+	int ret;
+
+	if (ino != -ENOMEM)
+		return ino;
+	ret = pram_dir_walk(dir, pram_match_entry, &s);
+	return ret < 0 ? ret : s.ino;
 }
 
 /**
@@ -159,7 +197,7 @@ static void pram_set_prev(struct inode *dir, u32 ino, u32 to)
 }
 
 /**
- * pram_add_entry() - link the entry @ino into @dir's list, in order
+ * pram_add_entry() - link the entry @ino into @dir's list, in order, and index it
  * @dir: the directory
  * @ino: an inode whose name and i_parent are written, in no list
  *
@@ -190,6 +228,7 @@ int pram_add_entry(struct inode *dir, u32 ino)
 	pram_record_end(sb, pi);
 	pram_set_prev(dir, next, ino);
 	pram_set_next(dir, prev, ino);
+	pram_index_add(dir, ino);
 	return 0;
 }
 
@@ -212,6 +251,7 @@ int pram_remove_entry(struct inode *dir, u32 ino)
 	if (IS_ERR(pram_entry(dir, prev, ino, false)) ||
 	    IS_ERR(pram_entry(dir, next, ino, true)))
 		return -EUCLEAN;
+	pram_index_del(dir, ino);
 	pram_set_next(dir, prev, next);
 	pram_set_prev(dir, next, prev);
 	pi = pram_record_begin(sb, ino);

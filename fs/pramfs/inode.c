@@ -195,6 +195,8 @@ void pram_evict_inode(struct inode *inode)
 	bool release = !inode->i_nlink && !is_bad_inode(inode);
 
 	truncate_inode_pages_final(&inode->i_data);
+	if (S_ISDIR(inode->i_mode))
+		pram_index_free(inode);
 	if (release)
 		pram_free_data(inode);
 	clear_inode(inode);
@@ -231,7 +233,10 @@ struct inode *pram_alloc_inode(struct super_block *sb)
 	struct pram_inode_info *pii;
 
 	pii = alloc_inode_sb(sb, pram_inode_cachep, GFP_KERNEL);
-	return pii ? &pii->vfs_inode : NULL;
+	if (!pii)
+		return NULL;
+	pii->i_index = NULL;
+	return &pii->vfs_inode;
 }
 
 void pram_free_inode(struct inode *inode)
@@ -243,6 +248,7 @@ static void pram_inode_init_once(void *obj)
 {
 	struct pram_inode_info *pii = obj;
 
+	mutex_init(&pii->i_index_lock);
 	inode_init_once(&pii->vfs_inode);
 }
 

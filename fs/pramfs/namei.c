@@ -236,15 +236,18 @@ static int pram_move_entry(struct inode *from, struct inode *inode,
 {
 	int err;
 
-	if (from != to) {
-		err = pram_remove_entry(from, inode->i_ino);
-		if (err)
-			return err;
+	if (from == to) {
+		/* In place: the entry keeps its position in the list. */
+		pram_index_del(to, inode->i_ino);
+		pram_set_entry_name(inode, to, name);
+		pram_index_add(to, inode->i_ino);
+		return 0;
 	}
+	err = pram_remove_entry(from, inode->i_ino);
+	if (err)
+		return err;
 	pram_set_entry_name(inode, to, name);
-	if (from != to)
-		return pram_add_entry(to, inode->i_ino);
-	return 0;
+	return pram_add_entry(to, inode->i_ino);
 }
 
 /* A directory moved from @from to @to takes its ".." link along. */

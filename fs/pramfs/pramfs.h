@@ -75,7 +75,11 @@ struct pram_sb_info {
  *   checksum are rewritten (pram_record_begin/end). Record locks never
  *   nest.
  */
+struct pram_dir_index;
+
 struct pram_inode_info {
+	struct pram_dir_index	*i_index;	/* a directory's name index */
+	struct mutex		i_index_lock;	/* building i_index */
 	struct inode		vfs_inode;
 };
 
@@ -199,13 +203,28 @@ void pram_record_end(struct super_block *sb, struct pram_inode *pi);
 void pram_record_clear(struct super_block *sb, u32 ino);
 void pram_set_ops(struct inode *inode, dev_t rdev);
 
+/* An entry's name: NUL-padded, not terminated when all 48 bytes are used. */
+static inline u32 pram_name_len(const struct pram_inode *pi)
+{
+	return strnlen(pi->i_name, PRAM_NAME_LEN);
+}
+
 /* dir.c */
 extern const struct file_operations pram_dir_operations;
+int pram_dir_walk(struct inode *dir,
+		  int (*fn)(void *arg, u32 ino, const struct pram_inode *pi),
+		  void *arg);
 int pram_add_entry(struct inode *dir, u32 ino);
 int pram_remove_entry(struct inode *dir, u32 ino);
 bool pram_dir_empty(struct inode *dir);
 struct dentry *pram_lookup(struct inode *dir, struct dentry *dentry,
 			   unsigned int flags);
+
+/* index.c */
+long pram_index_find(struct inode *dir, const struct qstr *name);
+void pram_index_add(struct inode *dir, u32 ino);
+void pram_index_del(struct inode *dir, u32 ino);
+void pram_index_free(struct inode *dir);
 
 /* namei.c */
 extern const struct inode_operations pram_dir_inode_operations;

@@ -612,6 +612,62 @@ TEST_F(ns, setgid_directory_passes_its_group_on)
 	expect_clean(_metadata, &self->fresh);
 }
 
+/* Drop unused dentries and inodes: later lookups go to the filesystem. */
+static int drop_caches(void)
+{
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+	int ok = fd >= 0 && write(fd, "2", 1) == 1;
+
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : -1;
+}
+
+/*
+ * With the directories held open (so their inodes, and name indexes,
+ * stay in memory) and the dentries dropped, every lookup goes to the
+ * index: each change must have kept it right.
+ */
+TEST_F(ns, lookups_after_changes_use_an_up_to_date_index)
+{
+	static const char *const present[] = {
+		"x/r1=x/f1", "y/m2=x/f2", "x/f3=y/g3", "y/g3=x/f3", "x/f5=x/f4",
+		"x/new=x/new", "x/f0=x/f0", "x/f59=x/f59", "y/g9=y/g9",
+		"!x/f1", "!x/f2", "!x/f4", "!x/f6",
+	};
+	char name[16];
+	int dx, dy, i;
+
+	ASSERT_EQ(0, mkdir(at("x"), 0755));
+	ASSERT_EQ(0, mkdir(at("y"), 0755));
+	dx = open(at("x"), O_RDONLY | O_DIRECTORY);
+	dy = open(at("y"), O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, dx);
+	ASSERT_LE(0, dy);
+	for (i = 0; i < 60; i++) {
+		snprintf(name, sizeof(name), "x/f%d", i);
+		ASSERT_EQ(0, put(name, name));
+	}
+	for (i = 0; i < 10; i++) {
+		snprintf(name, sizeof(name), "y/g%d", i);
+		ASSERT_EQ(0, put(name, name));
+	}
+	ASSERT_EQ(0, rename(at("x/f1"), at("x/r1")));
+	ASSERT_EQ(0, rename(at("x/f2"), at("y/m2")));
+	ASSERT_EQ(0, renameat2(AT_FDCWD, at("x/f3"), AT_FDCWD, at("y/g3"),
+			       RENAME_EXCHANGE));
+	ASSERT_EQ(0, rename(at("x/f4"), at("x/f5")));
+	ASSERT_EQ(0, unlink(at("x/f6")));
+	ASSERT_EQ(0, put("x/new", "x/new"));
+	ASSERT_EQ(0, drop_caches());
+	for (i = 0; i < (int)ARRAY_SIZE(present); i++)
+		rename_expect(_metadata, present[i]);
+	close(dx);
+	close(dy);
+	check_tree(_metadata, &self->fresh);
+	expect_clean(_metadata, &self->fresh);
+}
+
 /* ---- readdir while the directory changes ---- */
 
 #define WALK_FILES	300
