@@ -123,6 +123,7 @@ static struct pram_dir_index *pram_index_build(struct inode *dir)
 static struct pram_dir_index *pram_index_get(struct inode *dir)
 {
 	struct pram_inode_info *pii = PRAM_I(dir);
+	/* Pairs with the release below: a seen index is a complete one. */
 	struct pram_dir_index *idx = smp_load_acquire(&pii->i_index);
 
 	if (idx)
@@ -131,8 +132,10 @@ static struct pram_dir_index *pram_index_get(struct inode *dir)
 	idx = pii->i_index;
 	if (!idx) {
 		idx = pram_index_build(dir);
-		if (!IS_ERR(idx))
+		if (!IS_ERR(idx)) {
+			/* Publish a finished index; pairs with the acquire above. */
 			smp_store_release(&pii->i_index, idx);
+		}
 	}
 	mutex_unlock(&pii->i_index_lock);
 	return idx;

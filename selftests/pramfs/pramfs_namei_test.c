@@ -613,7 +613,7 @@ TEST_F(ns, setgid_directory_passes_its_group_on)
 }
 
 /* Drop unused dentries and inodes: later lookups go to the filesystem. */
-static int drop_caches(void)
+static int forget_dentries(void)
 {
 	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
 	int ok = fd >= 0 && write(fd, "2", 1) == 1;
@@ -659,7 +659,7 @@ TEST_F(ns, lookups_after_changes_use_an_up_to_date_index)
 	ASSERT_EQ(0, rename(at("x/f4"), at("x/f5")));
 	ASSERT_EQ(0, unlink(at("x/f6")));
 	ASSERT_EQ(0, put("x/new", "x/new"));
-	ASSERT_EQ(0, drop_caches());
+	ASSERT_EQ(0, forget_dentries());
 	for (i = 0; i < (int)ARRAY_SIZE(present); i++)
 		rename_expect(_metadata, present[i]);
 	close(dx);

@@ -38,6 +38,7 @@ static int die(const char *what)
 }
 
 #define RUNS	3
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 struct figures {
 	double create, lookup, list;	/* microseconds per entry */
@@ -143,7 +144,7 @@ int main(void)
 	mkdir(MNT, 0755);
 	printf("us per entry, median of %d (min-max)\n", RUNS);
 	printf("%8s %24s %24s %24s\n", "entries", "create", "cold lookup", "readdir");
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		for (r = 0; r < RUNS; r++)
 			if (measure(&nv, sizes[i], &f[r]))
 				return 1;
