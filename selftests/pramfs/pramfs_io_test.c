@@ -22,17 +22,6 @@
 
 #define MODEL_BLOCKS	16
 
-/* MNT/@name, in one of a few rotating buffers. */
-static const char *at(const char *name)
-{
-	static char bufs[4][256];
-	static int next;
-	char *b = bufs[next++ % 4];
-
-	snprintf(b, sizeof(bufs[0]), "%s/%s", MNT, name);
-	return b;
-}
-
 static int create(const char *name)
 {
 	return open(at(name), O_RDWR | O_CREAT | O_TRUNC, 0644);

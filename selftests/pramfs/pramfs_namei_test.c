@@ -25,17 +25,6 @@
 
 #define BS	2048	/* the default block size the fixture formats with */
 
-/* MNT/@name, in one of a few rotating buffers. */
-static const char *at(const char *name)
-{
-	static char bufs[4][512];
-	static int next;
-	char *b = bufs[next++ % 4];
-
-	snprintf(b, sizeof(bufs[0]), "%s/%s", MNT, name);
-	return b;
-}
-
 /* A file holding @content; 0 or -1. */
 static int put(const char *name, const char *content)
 {

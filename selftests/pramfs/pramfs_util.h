@@ -74,6 +74,17 @@ static inline int do_mount(const char *dir, unsigned long flags,
 	return mount("none", dir, "pramfs", flags, opts) ? errno : 0;
 }
 
+/* MNT/@name, in one of a few rotating buffers. */
+static inline const char *at(const char *name)
+{
+	static char bufs[4][512];
+	static int next;
+	char *b = bufs[next++ % 4];
+
+	snprintf(b, sizeof(bufs[0]), "%s/%s", MNT, name);
+	return b;
+}
+
 /* Free blocks and inodes: what must come back after everything is deleted. */
 struct counts {
 	unsigned long long bfree, ffree;
