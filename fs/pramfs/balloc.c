@@ -36,15 +36,14 @@ int pram_new_block(struct super_block *sb, u32 *block)
 				    le32_to_cpu(ps->s_free_blocknr_hint), block);
 	if (err)
 		goto unlock;
-	word = pram_bitmap_word(sb, *block);
-	pram_wp_open(sb, word, sizeof(long));
-	__set_bit_le(*block, bitmap);
+	word = pram_wp_open(sb, pram_bitmap_word(sb, *block), sizeof(long));
+	__set_bit_le(*block % BITS_PER_LONG, word);
 	pram_wp_close(sb, word, sizeof(long));
 
 	ps = pram_super_begin(sb);
 	le32_add_cpu(&ps->s_free_blocks_count, -1);
 	ps->s_free_blocknr_hint = cpu_to_le32(*block + 1);
-	pram_super_commit(sb);
+	pram_super_commit(sb, ps);
 unlock:
 	mutex_unlock(&sbi->s_lock);
 	return err;
@@ -77,15 +76,15 @@ void pram_free_blocks(struct super_block *sb, const u32 *blocks,
 				 blocks[i]);
 			continue;
 		}
-		word = pram_bitmap_word(sb, blocks[i]);
-		pram_wp_open(sb, word, sizeof(long));
-		pram_bitmap_free(bitmap, &sbi->geo, blocks[i]);
+		word = pram_wp_open(sb, pram_bitmap_word(sb, blocks[i]),
+				    sizeof(long));
+		__clear_bit_le(blocks[i] % BITS_PER_LONG, word);
 		pram_wp_close(sb, word, sizeof(long));
 		freed++;
 	}
 	ps = pram_super_begin(sb);
 	le32_add_cpu(&ps->s_free_blocks_count, freed);
-	pram_super_commit(sb);
+	pram_super_commit(sb, ps);
 	mutex_unlock(&sbi->s_lock);
 }
 
@@ -118,7 +117,7 @@ int pram_new_ino(struct super_block *sb, umode_t mode, u32 *ino)
 	ps = pram_super_begin(sb);
 	le32_add_cpu(&ps->s_free_inodes_count, -1);
 	ps->s_free_inode_hint = cpu_to_le32(*ino + 1);
-	pram_super_commit(sb);
+	pram_super_commit(sb, ps);
 unlock:
 	mutex_unlock(&sbi->s_lock);
 	return err;
@@ -139,6 +138,6 @@ void pram_free_ino(struct super_block *sb, u32 ino)
 
 	ps = pram_super_begin(sb);
 	le32_add_cpu(&ps->s_free_inodes_count, 1);
-	pram_super_commit(sb);
+	pram_super_commit(sb, ps);
 	mutex_unlock(&sbi->s_lock);
 }

@@ -54,9 +54,10 @@ static void pram_set_row_block(struct inode *inode, u32 block)
 
 static void pram_set_entry(struct super_block *sb, __le32 *entry, u32 block)
 {
-	pram_wp_open(sb, entry, sizeof(*entry));
-	*entry = cpu_to_le32(block);
-	pram_wp_close(sb, entry, sizeof(*entry));
+	__le32 *w = pram_wp_open(sb, entry, sizeof(*entry));
+
+	*w = cpu_to_le32(block);
+	pram_wp_close(sb, w, sizeof(*entry));
 }
 
 static void pram_add_blocks(struct inode *inode, long n)
@@ -73,11 +74,10 @@ static void pram_zero(void *addr, size_t len)
 
 static void pram_zero_block(struct super_block *sb, u32 block)
 {
-	void *addr = pram_block_addr(sb, block);
+	void *w = pram_wp_open(sb, pram_block_addr(sb, block), sb->s_blocksize);
 
-	pram_wp_open(sb, addr, sb->s_blocksize);
-	pram_zero(addr, sb->s_blocksize);
-	pram_wp_close_flushed(sb, addr, sb->s_blocksize);
+	pram_zero(w, sb->s_blocksize);
+	pram_wp_close_flushed(sb, w, sb->s_blocksize);
 }
 
 static int pram_map_corrupt(struct inode *inode)
@@ -167,8 +167,8 @@ static ssize_t pram_write_block(struct inode *inode, u64 fblock, u32 off,
 	struct super_block *sb = inode->i_sb;
 	u32 bs = sb->s_blocksize;
 	struct pram_slot slot;
+	void *addr, *w;
 	size_t done;
-	void *addr;
 	int err;
 
 	err = pram_map_slot(inode, fblock, &slot);
@@ -176,21 +176,21 @@ static ssize_t pram_write_block(struct inode *inode, u64 fblock, u32 off,
 		return err;
 	addr = pram_block_addr(sb, slot.block);
 	if (!slot.fresh) {
-		pram_wp_open(sb, addr + off, len);
-		done = _copy_from_iter_flushcache(addr + off, len, from);
+		w = pram_wp_open(sb, addr + off, len);
+		done = _copy_from_iter_flushcache(w, len, from);
 		if (!IS_ENABLED(CONFIG_ARCH_HAS_UACCESS_FLUSHCACHE))
-			arch_wb_cache_pmem(addr + off, done);
-		pram_wp_close_flushed(sb, addr + off, len);
+			arch_wb_cache_pmem(w, done);
+		pram_wp_close_flushed(sb, w, len);
 		return done;
 	}
 	/* A fresh block is whole before the map points to it. */
-	pram_wp_open(sb, addr, bs);
-	pram_zero(addr, off);
-	done = _copy_from_iter_flushcache(addr + off, len, from);
+	w = pram_wp_open(sb, addr, bs);
+	pram_zero(w, off);
+	done = _copy_from_iter_flushcache(w + off, len, from);
 	if (!IS_ENABLED(CONFIG_ARCH_HAS_UACCESS_FLUSHCACHE))
-		arch_wb_cache_pmem(addr + off, done);
-	pram_zero(addr + off + done, bs - off - done);
-	pram_wp_close_flushed(sb, addr, bs);
+		arch_wb_cache_pmem(w + off, done);
+	pram_zero(w + off + done, bs - off - done);
+	pram_wp_close_flushed(sb, w, bs);
 	if (done)
 		pram_map_commit(inode, &slot);
 	else
@@ -375,6 +375,7 @@ static long pram_clear_entries(struct super_block *sb, __le32 *map,
 {
 	u32 taken[16], i, j, n;
 	long released = 0;
+	void *w;
 
 	while (start < end) {
 		j = min_t(u32, end, start + ARRAY_SIZE(taken));
@@ -382,9 +383,9 @@ static long pram_clear_entries(struct super_block *sb, __le32 *map,
 			if (map[i])
 				taken[n++] = le32_to_cpu(map[i]);
 		if (n) {
-			pram_wp_open(sb, map + start, (j - start) * sizeof(*map));
-			memset(map + start, 0, (j - start) * sizeof(*map));
-			pram_wp_close(sb, map + start, (j - start) * sizeof(*map));
+			w = pram_wp_open(sb, map + start, (j - start) * sizeof(*map));
+			memset(w, 0, (j - start) * sizeof(*map));
+			pram_wp_close(sb, w, (j - start) * sizeof(*map));
 		}
 		for (i = 0; i < n; i++)
 			pram_defer_free(sb, fl, taken[i]);
@@ -451,8 +452,8 @@ static int pram_zero_tail(struct inode *inode, loff_t size)
 				size >> sb->s_blocksize_bits);
 	if (block <= 0)
 		return block < 0 ? pram_map_corrupt(inode) : 0;
-	addr = pram_block_addr(sb, block) + off;
-	pram_wp_open(sb, addr, sb->s_blocksize - off);
+	addr = pram_wp_open(sb, pram_block_addr(sb, block) + off,
+			    sb->s_blocksize - off);
 	pram_zero(addr, sb->s_blocksize - off);
 	pram_wp_close_flushed(sb, addr, sb->s_blocksize - off);
 	return 0;

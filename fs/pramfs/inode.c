@@ -37,15 +37,12 @@ static struct mutex *pram_record_lock(struct super_block *sb, u32 ino)
  * Takes the record's lock and opens a write window over it; end with
  * pram_record_end(), which checksums the record. Never nest two.
  *
- * Return: the record.
+ * Return: the record, writable until pram_record_end().
  */
 struct pram_inode *pram_record_begin(struct super_block *sb, u32 ino)
 {
-	struct pram_inode *pi = pram_get_inode(sb, ino);
-
 	mutex_lock(pram_record_lock(sb, ino));
-	pram_wp_open(sb, pi, PRAM_INODE_SIZE);
-	return pi;
+	return pram_wp_open(sb, pram_get_inode(sb, ino), PRAM_INODE_SIZE);
 }
 
 /**
@@ -55,7 +52,8 @@ struct pram_inode *pram_record_begin(struct super_block *sb, u32 ino)
  */
 void pram_record_end(struct super_block *sb, struct pram_inode *pi)
 {
-	u32 ino = ((void *)pi - PRAM_SB(sb)->virt_addr) >> PRAM_INODE_BITS;
+	void *target = pram_wp_target(sb, pi);
+	u32 ino = (target - PRAM_SB(sb)->virt_addr) >> PRAM_INODE_BITS;
 
 	pi->i_csum = cpu_to_le32(pram_inode_csum(pi, ino));
 	pram_wp_close(sb, pi, PRAM_INODE_SIZE);
@@ -69,10 +67,10 @@ void pram_record_end(struct super_block *sb, struct pram_inode *pi)
  */
 void pram_record_clear(struct super_block *sb, u32 ino)
 {
-	struct pram_inode *pi = pram_get_inode(sb, ino);
+	struct pram_inode *pi;
 
 	mutex_lock(pram_record_lock(sb, ino));
-	pram_wp_open(sb, pi, PRAM_INODE_SIZE);
+	pi = pram_wp_open(sb, pram_get_inode(sb, ino), PRAM_INODE_SIZE);
 	memset(pi, 0, PRAM_INODE_SIZE);
 	pram_wp_close(sb, pi, PRAM_INODE_SIZE);
 	mutex_unlock(pram_record_lock(sb, ino));

@@ -133,8 +133,7 @@ static int pram_write_symlink(struct inode *inode, const char *target,
 	err = pram_new_block(sb, &block);
 	if (err)
 		return err;
-	addr = pram_block_addr(sb, block);
-	pram_wp_open(sb, addr, sb->s_blocksize);
+	addr = pram_wp_open(sb, pram_block_addr(sb, block), sb->s_blocksize);
 	memcpy(addr, target, len);
 	memset(addr + len, 0, sb->s_blocksize - len);
 	pram_wp_close(sb, addr, sb->s_blocksize);

@@ -5,14 +5,20 @@
  *
  * The range is mapped write-back (cached) with memremap(); stores are
  * made durable by writing the cache lines back (arch_wb_cache_pmem) and
- * fencing (pmem_wmb) when a write window closes.
+ * fencing (pmem_wmb) when a write window closes. With write protection
+ * the mapping is read-only and the windows are the only way to write.
  */
 #include <linux/io.h>
 #include <linux/ioport.h>
 #include <linux/libnvdimm.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/semaphore.h>
 #include <linux/timekeeping.h>
+#include <asm/tlbflush.h>
 #include "pramfs.h"
+
+static void pram_wp_disable(struct pram_sb_info *sbi);
 
 /* Resources a PRAMFS may live in: persistent memory, or reserved ranges. */
 static const unsigned long pram_home_descs[] = {
@@ -101,49 +107,247 @@ void pram_unmap(struct super_block *sb)
 
 	if (!sbi->virt_addr)
 		return;
+	pram_wp_disable(sbi);
 	memunmap(sbi->virt_addr);
 	release_mem_region(sbi->phys_addr, sbi->map_size);
 	sbi->virt_addr = NULL;
 	sbi->map_size = 0;
 }
 
-/**
- * pram_wp_open() - open the write window over [@addr, @addr + @len)
- * @sb: the superblock
- * @addr: first byte PRAMFS is about to write
- * @len: bytes
- *
- * Every store PRAMFS makes to the NVRAM is bracketed by pram_wp_open()
- * and pram_wp_close(), so that write protection has one place to live.
+/* ---- the write window ---- */
+
+#ifdef CONFIG_PRAMFS_WRITE_PROTECT
+
+/*
+ * Write protection, x86_64. The kernel's mapping of the NVRAM (memremap,
+ * often with 2 MiB or 1 GiB pages) is made read-only once, at mount, and
+ * stays so. PRAMFS writes through one-page alias windows: a slot is a
+ * virtual page of a small second mapping with a 4 KiB PTE of its own; a
+ * window points the slot's PTE at the page being written, writable, and
+ * closing it clears the PTE and flushes the slot's address from the TLB
+ * of the CPU that used it. The task stays on that CPU for the window
+ * (migrate_disable()), and no other code knows a slot's address, so no
+ * other CPU can hold a translation of it: no cross-CPU flush is needed,
+ * and the read-only main mapping is never opened at all.
  */
-void pram_wp_open(struct super_block *sb, void *addr, size_t len)
+
+static void pram_flush_tlb_all(void *unused)
 {
+	__flush_tlb_all();
+}
+
+/* Drop the TLB entry of the slot at @addr on this CPU. */
+static void pram_flush_slot(unsigned long addr)
+{
+	if (boot_cpu_has(X86_FEATURE_PTI)) {
+		/* Non-global kernel PTEs: every address space must go. */
+		preempt_disable();
+		__flush_tlb_all();
+		preempt_enable();
+		return;
+	}
+	/* Global kernel PTEs: INVLPG drops them in every address space. */
+	asm volatile("invlpg (%0)" : : "r" (addr) : "memory");
+}
+
+/* Clear the write bit of every leaf entry of the main mapping. */
+static int pram_wp_main(struct pram_sb_info *sbi)
+{
+	unsigned long a = (unsigned long)sbi->virt_addr;
+	unsigned long end = a + sbi->map_size;
+	unsigned int level;
+	pte_t *pte;
+
+	while (a < end) {
+		pte = lookup_address(a, &level);
+		if (!pte || !pte_present(*pte))
+			return -EFAULT;
+		set_pte(pte, pte_wrprotect(*pte));
+		a = ALIGN_DOWN(a, page_level_size(level)) + page_level_size(level);
+	}
+	return 0;
+}
+
+static int pram_wp_slots(struct pram_sb_info *sbi)
+{
+	struct pram_wp *wp = &sbi->wp;
+	unsigned int level, i;
+
+	/* Under 2 MiB, the area is mapped with 4 KiB PTEs. */
+	wp->area = memremap(sbi->phys_addr, PRAM_WP_SLOTS * PAGE_SIZE,
+			    MEMREMAP_WB);
+	if (!wp->area)
+		return -ENOMEM;
+	for (i = 0; i < PRAM_WP_SLOTS; i++) {
+		wp->slot[i].addr = wp->area + i * PAGE_SIZE;
+		wp->slot[i].pte = lookup_address((unsigned long)wp->slot[i].addr,
+						 &level);
+		if (!wp->slot[i].pte || level != PG_LEVEL_4K)
+			return -EFAULT;
+		set_pte(wp->slot[i].pte, __pte(0));
+	}
+	return 0;
 }
 
 /**
- * pram_wp_close() - make the stores durable and close the window
- * @sb: the superblock
- * @addr: as given to pram_wp_open()
- * @len: as given to pram_wp_open()
+ * pram_wp_enable() - make the NVRAM mapping read-only for this mount
+ * @sb: the superblock, formatted or found; noprotect leaves it writable
+ *
+ * Return: 0 or a negative errno, logged.
  */
-void pram_wp_close(struct super_block *sb, void *addr, size_t len)
+int pram_wp_enable(struct super_block *sb)
 {
-	arch_wb_cache_pmem(addr, len);
-	pram_wp_close_flushed(sb, addr, len);
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+	struct pram_wp *wp = &sbi->wp;
+	int err;
+
+	if (sbi->opts.noprotect)
+		return 0;
+	sema_init(&wp->free, PRAM_WP_SLOTS);
+	spin_lock_init(&wp->lock);
+	err = pram_wp_slots(sbi);
+	if (!err)
+		err = pram_wp_main(sbi);
+	on_each_cpu(pram_flush_tlb_all, NULL, 1);
+	if (err) {
+		pram_err(sb, "cannot write-protect the NVRAM mapping (%d)", err);
+		return err;
+	}
+	wp->enabled = true;
+	return 0;
+}
+
+static void pram_wp_disable(struct pram_sb_info *sbi)
+{
+	if (sbi->wp.area)
+		memunmap(sbi->wp.area);
+	sbi->wp.area = NULL;
+	sbi->wp.enabled = false;
+}
+
+/**
+ * pram_wp_open() - open a write window over [@addr, @addr + @len)
+ * @sb: the superblock
+ * @addr: first byte to write, in the NVRAM mapping
+ * @len: bytes; the range must not cross a page boundary
+ *
+ * Every store PRAMFS makes to the NVRAM goes through a window: store
+ * through the pointer returned, then close it with pram_wp_close() or
+ * pram_wp_close_flushed(). Windows do not nest. Without protection
+ * (noprotect, or before pram_wp_enable()) the window is @addr itself.
+ *
+ * Return: the writable address of @addr.
+ */
+void *pram_wp_open(struct super_block *sb, void *addr, size_t len)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+	struct pram_wp *wp = &sbi->wp;
+	struct pram_wp_slot *slot;
+	phys_addr_t phys;
+	unsigned int i;
+
+	if (!wp->enabled)
+		return addr;
+	WARN_ON_ONCE(offset_in_page(addr) + len > PAGE_SIZE);
+	down(&wp->free);
+	spin_lock(&wp->lock);
+	i = find_first_zero_bit(&wp->busy, PRAM_WP_SLOTS);
+	__set_bit(i, &wp->busy);
+	spin_unlock(&wp->lock);
+	slot = &wp->slot[i];
+	slot->target = (void *)((unsigned long)addr & PAGE_MASK);
+	phys = sbi->phys_addr + (slot->target - sbi->virt_addr);
+	migrate_disable();
+	set_pte(slot->pte, pfn_pte(PHYS_PFN(phys), PAGE_KERNEL));
+	return slot->addr + offset_in_page(addr);
+}
+
+static struct pram_wp_slot *pram_wp_slot_of(struct pram_wp *wp, void *waddr)
+{
+	unsigned long off = waddr - wp->area;
+
+	return &wp->slot[off >> PAGE_SHIFT];
 }
 
 /**
  * pram_wp_close_flushed() - close a window whose stores bypassed the cache
  * @sb: the superblock
- * @addr: as given to pram_wp_open()
+ * @waddr: as returned by pram_wp_open()
  * @len: as given to pram_wp_open()
  *
  * For stores already written back (memcpy_flushcache() and the like):
- * only the fence is left to do.
+ * the fence orders them, then the window goes.
  */
-void pram_wp_close_flushed(struct super_block *sb, void *addr, size_t len)
+void pram_wp_close_flushed(struct super_block *sb, void *waddr, size_t len)
+{
+	struct pram_wp *wp = &PRAM_SB(sb)->wp;
+	struct pram_wp_slot *slot;
+
+	pmem_wmb();
+	if (!wp->enabled)
+		return;
+	slot = pram_wp_slot_of(wp, waddr);
+	set_pte(slot->pte, __pte(0));
+	pram_flush_slot((unsigned long)slot->addr);
+	migrate_enable();
+	spin_lock(&wp->lock);
+	__clear_bit(slot - wp->slot, &wp->busy);
+	spin_unlock(&wp->lock);
+	up(&wp->free);
+}
+
+/**
+ * pram_wp_target() - where a window's writable address is in the mapping
+ * @sb: the superblock
+ * @waddr: an address inside an open window
+ */
+void *pram_wp_target(struct super_block *sb, void *waddr)
+{
+	struct pram_wp *wp = &PRAM_SB(sb)->wp;
+
+	if (!wp->enabled)
+		return waddr;
+	return pram_wp_slot_of(wp, waddr)->target + offset_in_page(waddr);
+}
+
+#else /* !CONFIG_PRAMFS_WRITE_PROTECT */
+
+int pram_wp_enable(struct super_block *sb)
+{
+	return 0;
+}
+
+static void pram_wp_disable(struct pram_sb_info *sbi)
+{
+}
+
+void *pram_wp_open(struct super_block *sb, void *addr, size_t len)
+{
+	return addr;
+}
+
+void pram_wp_close_flushed(struct super_block *sb, void *waddr, size_t len)
 {
 	pmem_wmb();
+}
+
+void *pram_wp_target(struct super_block *sb, void *waddr)
+{
+	return waddr;
+}
+
+#endif /* CONFIG_PRAMFS_WRITE_PROTECT */
+
+/**
+ * pram_wp_close() - make the stores durable and close the window
+ * @sb: the superblock
+ * @waddr: as returned by pram_wp_open()
+ * @len: as given to pram_wp_open()
+ */
+void pram_wp_close(struct super_block *sb, void *waddr, size_t len)
+{
+	arch_wb_cache_pmem(waddr, len);
+	pram_wp_close_flushed(sb, waddr, len);
 }
 
 /**
@@ -155,23 +359,20 @@ void pram_wp_close_flushed(struct super_block *sb, void *addr, size_t len)
  */
 struct pram_super_block *pram_super_begin(struct super_block *sb)
 {
-	struct pram_super_block *ps = PRAM_SB(sb)->virt_addr;
-
-	pram_wp_open(sb, ps, PRAM_SB_SIZE);
-	return ps;
+	return pram_wp_open(sb, PRAM_SB(sb)->virt_addr, PRAM_SB_SIZE);
 }
 
 /**
  * pram_super_commit() - checksum the superblock and refresh its copy
  * @sb: the superblock; the caller holds s_lock
+ * @ps: as returned by pram_super_begin()
  *
  * The primary is made durable before the copy is written, so a power
  * cut leaves at least one of the two valid.
  */
-void pram_super_commit(struct super_block *sb)
+void pram_super_commit(struct super_block *sb, struct pram_super_block *ps)
 {
-	struct pram_super_block *ps = PRAM_SB(sb)->virt_addr;
-	void *copy = (void *)ps + PRAM_SB_COPY_OFFSET;
+	void *primary = PRAM_SB(sb)->virt_addr, *copy;
 	struct timespec64 now;
 
 	ktime_get_real_ts64(&now);
@@ -179,7 +380,7 @@ void pram_super_commit(struct super_block *sb)
 	ps->s_csum = cpu_to_le32(pram_super_csum(ps));
 	pram_wp_close(sb, ps, PRAM_SB_SIZE);
 
-	pram_wp_open(sb, copy, PRAM_SB_SIZE);
-	memcpy(copy, ps, PRAM_SB_SIZE);
+	copy = pram_wp_open(sb, primary + PRAM_SB_COPY_OFFSET, PRAM_SB_SIZE);
+	memcpy(copy, primary, PRAM_SB_SIZE);
 	pram_wp_close(sb, copy, PRAM_SB_SIZE);
 }

@@ -8,6 +8,8 @@
 
 #include <linux/fs.h>
 #include <linux/mutex.h>
+#include <linux/semaphore.h>
+#include <linux/spinlock.h>
 #include <linux/time64.h>
 #include <linux/uidgid.h>
 #include <kunit/visibility.h>
@@ -35,6 +37,7 @@ struct pram_mount_opts {
 	umode_t		mode;
 	kuid_t		uid;
 	kgid_t		gid;
+	bool		noprotect;	/* leave the NVRAM mapping writable */
 	unsigned int	given;		/* PRAM_OPT_* bits */
 };
 
@@ -46,11 +49,30 @@ struct pram_mount_opts {
 #define PRAM_OPT_MODE		BIT(5)
 #define PRAM_OPT_UID		BIT(6)
 #define PRAM_OPT_GID		BIT(7)
+#define PRAM_OPT_NOPROTECT	BIT(8)
 
 #define PRAM_DEF_ROOT_MODE	(0777 | S_ISVTX)
 
 /* Locks for on-media inode records, hashed by inode number. */
 #define PRAM_RECORD_LOCKS	64
+
+/* Write windows open at once (nvram.c); more writers wait for one. */
+#define PRAM_WP_SLOTS		16
+
+struct pram_wp_slot {
+	void		*addr;		/* the slot's virtual page */
+	pte_t		*pte;		/* its 4 KiB PTE */
+	void		*target;	/* the page it maps, in the main mapping */
+};
+
+struct pram_wp {
+	bool			enabled;
+	void			*area;		/* PRAM_WP_SLOTS pages */
+	struct pram_wp_slot	slot[PRAM_WP_SLOTS];
+	struct semaphore	free;		/* slots not in use */
+	spinlock_t		lock;		/* busy */
+	unsigned long		busy;		/* slots in use */
+};
 
 struct pram_sb_info {
 	phys_addr_t		phys_addr;
@@ -61,6 +83,7 @@ struct pram_sb_info {
 	/* superblock counters, bitmap, inode allocation; taken before a record lock */
 	struct mutex		s_lock;
 	struct mutex		record_lock[PRAM_RECORD_LOCKS];
+	struct pram_wp		wp;
 	struct pram_mount_opts	opts;
 };
 
@@ -159,11 +182,13 @@ s64 pram_map_seek(const struct pram_geometry *g, const void *base,
 /* nvram.c */
 int pram_map(struct super_block *sb, u64 size);
 void pram_unmap(struct super_block *sb);
-void pram_wp_open(struct super_block *sb, void *addr, size_t len);
-void pram_wp_close(struct super_block *sb, void *addr, size_t len);
-void pram_wp_close_flushed(struct super_block *sb, void *addr, size_t len);
+int pram_wp_enable(struct super_block *sb);
+void *pram_wp_open(struct super_block *sb, void *addr, size_t len);
+void pram_wp_close(struct super_block *sb, void *waddr, size_t len);
+void pram_wp_close_flushed(struct super_block *sb, void *waddr, size_t len);
+void *pram_wp_target(struct super_block *sb, void *waddr);
 struct pram_super_block *pram_super_begin(struct super_block *sb);
-void pram_super_commit(struct super_block *sb);
+void pram_super_commit(struct super_block *sb, struct pram_super_block *ps);
 
 static inline void *pram_block_addr(struct super_block *sb, u32 block)
 {

@@ -46,7 +46,7 @@ void pram_msg(struct super_block *sb, const char *fmt, ...)
 /* ---- mount options ---- */
 
 enum { Opt_physaddr, Opt_init, Opt_bs, Opt_bpi, Opt_N, Opt_mode, Opt_uid,
-	Opt_gid };
+	Opt_gid, Opt_noprotect };
 
 static const struct fs_parameter_spec pram_fs_parameters[] = {
 	fsparam_u64("physaddr",	Opt_physaddr),
@@ -57,6 +57,7 @@ static const struct fs_parameter_spec pram_fs_parameters[] = {
 	fsparam_u32oct("mode",	Opt_mode),
 	fsparam_uid("uid",	Opt_uid),
 	fsparam_gid("gid",	Opt_gid),
+	fsparam_flag("noprotect", Opt_noprotect),
 	{}
 };
 
@@ -154,6 +155,9 @@ static int pram_parse_param(struct fs_context *fc, struct fs_parameter *param)
 	case Opt_gid:
 		opts->gid = result.gid;
 		break;
+	case Opt_noprotect:
+		opts->noprotect = true;
+		break;
 	default:
 		err = pram_parse_numbers(fc, param, opt, &result);
 	}
@@ -176,13 +180,14 @@ static void pram_format_media(struct super_block *sb)
 	 * The superblock is zeroed first and written last: a power cut in
 	 * between leaves no valid filesystem rather than a half-made one.
 	 */
-	pram_wp_open(sb, base, meta);
+	/* Before pram_wp_enable(): the windows are the mapping itself. */
+	base = pram_wp_open(sb, base, meta);
 	memset(base, 0, pram_block_offset(g, g->bitmap_start));
 	pram_bitmap_format(base + pram_block_offset(g, g->bitmap_start), g);
-	pram_init_root(sb, pram_get_inode(sb, PRAM_ROOT_INO));
+	pram_init_root(sb, base + pram_ino_offset(PRAM_ROOT_INO));
 	pram_wp_close(sb, base, meta);
 
-	pram_wp_open(sb, ps, PRAM_SB_SIZE);
+	ps = pram_wp_open(sb, ps, PRAM_SB_SIZE);
 	pram_super_format(ps, g);
 	get_random_bytes(ps->s_uuid, sizeof(ps->s_uuid));
 	pram_wp_close(sb, ps, PRAM_SB_SIZE);
@@ -236,10 +241,10 @@ static int pram_probe_super(struct super_block *sb, struct fs_context *fc,
 static void pram_repair_super(struct super_block *sb)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
+	void *primary = pram_wp_open(sb, sbi->virt_addr, PRAM_SB_SIZE);
 
-	pram_wp_open(sb, sbi->virt_addr, PRAM_SB_SIZE);
-	memcpy(sbi->virt_addr, sbi->super, PRAM_SB_SIZE);
-	pram_wp_close(sb, sbi->virt_addr, PRAM_SB_SIZE);
+	memcpy(primary, sbi->super, PRAM_SB_SIZE);
+	pram_wp_close(sb, primary, PRAM_SB_SIZE);
 	sbi->super = sbi->virt_addr;
 	pram_warn(sb, "primary superblock was bad: repaired from the copy");
 }
@@ -314,7 +319,7 @@ static void pram_count_mount(struct super_block *sb)
 	ps = pram_super_begin(sb);
 	le32_add_cpu(&ps->s_mount_count, 1);
 	ps->s_mtime = pram_time_pack(now);
-	pram_super_commit(sb);
+	pram_super_commit(sb, ps);
 	mutex_unlock(&PRAM_SB(sb)->s_lock);
 }
 
@@ -359,6 +364,8 @@ static int pram_fill_super(struct super_block *sb, struct fs_context *fc)
 	sbi->phys_addr = sbi->opts.physaddr;
 	pram_init_sb(sb);
 	err = sbi->opts.init_size ? pram_format(sb, fc) : pram_load(sb, fc);
+	if (!err)
+		err = pram_wp_enable(sb);
 	if (err)
 		return err;
 	sb->s_blocksize = sbi->geo.blocksize;
@@ -397,6 +404,8 @@ static int pram_reconfigure(struct fs_context *fc)
 		return invalfc(fc, "physaddr cannot change on remount");
 	if (opts->given & PRAM_OPT_INIT)
 		return invalfc(fc, "init= cannot be given on remount");
+	if (opts->noprotect != sbi->opts.noprotect)
+		return invalfc(fc, "noprotect cannot change on remount");
 	if (to_rw && (le32_to_cpu(pram_super(sb)->s_feature_ro_compat) &
 		      ~PRAM_FEATURE_RO_COMPAT_SUPP))
 		return invalfc(fc, "unknown ro_compat features: mount read-only");
@@ -480,6 +489,8 @@ static int pram_show_options(struct seq_file *seq, struct dentry *root)
 		seq_printf(seq, ",uid=%u", from_kuid_munged(&init_user_ns, opts->uid));
 	if (opts->given & PRAM_OPT_GID)
 		seq_printf(seq, ",gid=%u", from_kgid_munged(&init_user_ns, opts->gid));
+	if (opts->noprotect)
+		seq_puts(seq, ",noprotect");
 	return 0;
 }
 
