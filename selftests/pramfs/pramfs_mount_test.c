@@ -36,35 +36,6 @@
 #define SB_MOUNT_COUNT	68
 #define ROOT_INODE	256	/* byte offset of inode 2 */
 
-/* The NVRAM through /dev/mem; only while it is not mounted. */
-static void *nvram_map(const struct nvram *nv)
-{
-	int fd = open("/dev/mem", O_RDWR | O_SYNC);
-	void *p;
-
-	if (fd < 0)
-		return NULL;
-	p = mmap(NULL, nv->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		 nv->phys);
-	close(fd);
-	return p == MAP_FAILED ? NULL : p;
-}
-
-/* FNV-1a over the whole NVRAM, a word at a time. */
-static uint64_t nvram_hash(const struct nvram *nv)
-{
-	const uint64_t *w = nvram_map(nv);
-	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t i;
-
-	if (!w)
-		return 0;
-	for (i = 0; i < nv->size / 8; i++)
-		h = (h ^ w[i]) * 0x100000001b3ULL;
-	munmap((void *)w, nv->size);
-	return h;
-}
-
 static uint32_t le32_at(const uint8_t *p)
 {
 	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;

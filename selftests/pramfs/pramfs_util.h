@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -59,6 +61,35 @@ static inline const char *missing_prerequisite(struct nvram *nv)
 	if (nvram_from_env(nv))
 		return "PRAM_PHYS and PRAM_SIZE are not set";
 	return NULL;
+}
+
+/* The NVRAM through /dev/mem. */
+static inline void *nvram_map(const struct nvram *nv)
+{
+	int fd = open("/dev/mem", O_RDWR | O_SYNC);
+	void *p;
+
+	if (fd < 0)
+		return NULL;
+	p = mmap(NULL, nv->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 nv->phys);
+	close(fd);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* FNV-1a over the whole NVRAM, a word at a time. */
+static inline uint64_t nvram_hash(const struct nvram *nv)
+{
+	const uint64_t *w = nvram_map(nv);
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	if (!w)
+		return 0;
+	for (i = 0; i < nv->size / 8; i++)
+		h = (h ^ w[i]) * 0x100000001b3ULL;
+	munmap((void *)w, nv->size);
+	return h;
 }
 
 /* mount(2) at @dir; 0 or the errno. */
