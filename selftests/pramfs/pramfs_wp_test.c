@@ -60,7 +60,7 @@ static int probe(const char *target, const char *path)
 
 	if (fd < 0)
 		return errno;
-	snprintf(cmd, sizeof(cmd), "probe %s %s", target, path);
+	snprintf(cmd, sizeof(cmd), "%s %s %s", "probe", target, path);
 	ret = write(fd, cmd, strlen(cmd)) < 0 ? errno : 0;
 	close(fd);
 	return ret;

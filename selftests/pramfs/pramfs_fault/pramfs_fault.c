@@ -48,6 +48,11 @@ static u8 *first_data_block(struct pram_sb_info *sbi, u32 ino)
 	return sbi->virt_addr + pram_block_offset(&sbi->geo, data);
 }
 
+static struct pram_sb_info *sbi_of(struct dentry *dentry)
+{
+	return dentry->d_sb->s_fs_info;
+}
+
 static u8 *target_addr(struct inode *inode, enum pram_target t)
 {
 	struct pram_sb_info *sbi = inode->i_sb->s_fs_info;
@@ -104,8 +109,9 @@ static int aim(bool crash, enum pram_target t, const char *path)
 	if (!addr)
 		goto put_path;
 	old = READ_ONCE(*addr);
-	pr_info("%s at %s of %s: byte %#x at %px\n", crash ? "crash" : "probe",
-		target_names[t], path, old, addr);
+	pr_info("%s at %s of %s: byte %#x at offset %#lx\n",
+		crash ? "crash" : "probe", target_names[t], path, old,
+		(unsigned long)(addr - (u8 *)sbi_of(p.dentry)->virt_addr));
 	if (crash) {
 		/* The stray write of a kernel bug. */
 		WRITE_ONCE(*addr, (u8)~old);
