@@ -36,23 +36,6 @@
 #define SB_MOUNT_COUNT	68
 #define ROOT_INODE	256	/* byte offset of inode 2 */
 
-static uint32_t le32_at(const uint8_t *p)
-{
-	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-/* crc32c as the kernel's __crc32c_le(): reflected, no final inversion. */
-static uint32_t crc32c(uint32_t crc, const uint8_t *p, size_t len)
-{
-	int k;
-
-	while (len--) {
-		crc ^= *p++;
-		for (k = 0; k < 8; k++)
-			crc = crc & 1 ? (crc >> 1) ^ 0x82f63b78 : crc >> 1;
-	}
-	return crc;
-}
 
 /* Set a field of both superblock copies and keep their checksums valid. */
 static void sb_set_le32(uint8_t *nv, int off, uint32_t v)

@@ -92,6 +92,24 @@ static inline uint64_t nvram_hash(const struct nvram *nv)
 	return h;
 }
 
+static inline uint32_t le32_at(const uint8_t *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* crc32c as the kernel's __crc32c_le(): reflected, no final inversion. */
+static inline uint32_t crc32c(uint32_t crc, const uint8_t *p, size_t len)
+{
+	int k;
+
+	while (len--) {
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = crc & 1 ? (crc >> 1) ^ 0x82f63b78 : crc >> 1;
+	}
+	return crc;
+}
+
 /* mount(2) at @dir; 0 or the errno. */
 static inline int do_mount(const char *dir, unsigned long flags,
 			   const char *fmt, ...)
