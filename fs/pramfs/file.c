@@ -26,6 +26,22 @@ struct pram_freelist {
 	u32		blocks[PRAM_FREE_BATCH];
 };
 
+/*
+ * One write(): blocks taken ahead (their bitmap bits set together; what
+ * is left is given back at the end), and fresh blocks already written
+ * whose column entries, next to each other, are set together.
+ */
+#define PRAM_RESERVE	16
+
+struct pram_reserve {
+	unsigned int	n, next;
+	u64		want;		/* blocks the write may still need */
+	u32		blocks[PRAM_RESERVE];
+	__le32		*entry;		/* the first column entry to set */
+	unsigned int	pending;	/* entries to set from there */
+	u32		written[PRAM_RESERVE];
+};
+
 /* Where file block @fblock goes in the map, and the data block for it. */
 struct pram_slot {
 	__le32	*entry;		/* its column entry */
@@ -87,10 +103,41 @@ static int pram_map_corrupt(struct inode *inode)
 	return -EUCLEAN;
 }
 
-/* A new map block, zeroed, counted in the inode. */
-static int pram_new_map_block(struct inode *inode, u32 *block)
+/* A block from @res, or a single new one without a reservation. */
+static int pram_take_block(struct super_block *sb, struct pram_reserve *res,
+			   u32 *block)
 {
-	int err = pram_new_block(inode->i_sb, block);
+	int got;
+
+	if (!res)
+		return pram_new_block(sb, block);
+	if (res->next == res->n) {
+		got = pram_new_blocks(sb, res->blocks,
+				      clamp_t(u64, res->want, 1, PRAM_RESERVE));
+		if (got < 0)
+			return got;
+		res->n = got;
+		res->next = 0;
+	}
+	*block = res->blocks[res->next++];
+	if (res->want)
+		res->want--;
+	return 0;
+}
+
+static void pram_reserve_release(struct super_block *sb,
+				 struct pram_reserve *res)
+{
+	pram_free_blocks(sb, res->blocks + res->next, res->n - res->next);
+	res->n = 0;
+	res->next = 0;
+}
+
+/* A new map block, zeroed, counted in the inode. */
+static int pram_new_map_block(struct inode *inode, struct pram_reserve *res,
+			      u32 *block)
+{
+	int err = pram_take_block(inode->i_sb, res, block);
 
 	if (err)
 		return err;
@@ -100,7 +147,8 @@ static int pram_new_map_block(struct inode *inode, u32 *block)
 }
 
 /* The column entry of @fblock, making the row and column blocks if needed. */
-static int pram_map_column(struct inode *inode, u64 fblock, __le32 **entry)
+static int pram_map_column(struct inode *inode, u64 fblock,
+			   struct pram_reserve *res, __le32 **entry)
 {
 	struct super_block *sb = inode->i_sb;
 	const struct pram_geometry *g = &PRAM_SB(sb)->geo;
@@ -112,7 +160,7 @@ static int pram_map_column(struct inode *inode, u64 fblock, __le32 **entry)
 	if (err)
 		return err;
 	if (!row) {
-		err = pram_new_map_block(inode, &row);
+		err = pram_new_map_block(inode, res, &row);
 		if (err)
 			return err;
 		pram_set_row_block(inode, row);
@@ -122,7 +170,7 @@ static int pram_map_column(struct inode *inode, u64 fblock, __le32 **entry)
 	rows = pram_block_addr(sb, row);
 	column = le32_to_cpu(rows[r]);
 	if (!column) {
-		err = pram_new_map_block(inode, &column);
+		err = pram_new_map_block(inode, res, &column);
 		if (err)
 			return err;
 		pram_set_entry(sb, &rows[r], column);
@@ -137,16 +185,17 @@ static int pram_map_column(struct inode *inode, u64 fblock, __le32 **entry)
  * The data block for @fblock: the mapped one, or a fresh one that the
  * caller fills and then maps with pram_map_commit() (or frees).
  */
-static int pram_map_slot(struct inode *inode, u64 fblock, struct pram_slot *slot)
+static int pram_map_slot(struct inode *inode, u64 fblock,
+			 struct pram_reserve *res, struct pram_slot *slot)
 {
-	int err = pram_map_column(inode, fblock, &slot->entry);
+	int err = pram_map_column(inode, fblock, res, &slot->entry);
 
 	if (err)
 		return err;
 	slot->block = le32_to_cpu(*slot->entry);
 	slot->fresh = !slot->block;
 	if (slot->fresh)
-		return pram_new_block(inode->i_sb, &slot->block);
+		return pram_take_block(inode->i_sb, res, &slot->block);
 	if (!pram_block_valid(&PRAM_SB(inode->i_sb)->geo, slot->block))
 		return pram_map_corrupt(inode);
 	return 0;
@@ -158,11 +207,41 @@ static void pram_map_commit(struct inode *inode, struct pram_slot *slot)
 	pram_add_blocks(inode, 1);
 }
 
+/* Point the pending column entries at their written blocks. */
+static void pram_commit_pending(struct inode *inode, struct pram_reserve *res)
+{
+	size_t len = res->pending * sizeof(__le32);
+	__le32 *w;
+	unsigned int i;
+
+	if (!res->pending)
+		return;
+	w = pram_wp_open(inode->i_sb, res->entry, len);
+	for (i = 0; i < res->pending; i++)
+		w[i] = cpu_to_le32(res->written[i]);
+	pram_wp_close(inode->i_sb, w, len);
+	pram_add_blocks(inode, res->pending);
+	res->pending = 0;
+}
+
+/* Map a written fresh block now, or with the entries next to it. */
+static void pram_map_commit_later(struct inode *inode, struct pram_slot *slot,
+				  struct pram_reserve *res)
+{
+	if (res->pending && (slot->entry != res->entry + res->pending ||
+			     res->pending == PRAM_RESERVE))
+		pram_commit_pending(inode, res);
+	if (!res->pending)
+		res->entry = slot->entry;
+	res->written[res->pending++] = slot->block;
+}
+
 /* ---- read and write ---- */
 
 /* Copy up to @len bytes from @from into file block @fblock at @off. */
 static ssize_t pram_write_block(struct inode *inode, u64 fblock, u32 off,
-				size_t len, struct iov_iter *from)
+				size_t len, struct iov_iter *from,
+				struct pram_reserve *res)
 {
 	struct super_block *sb = inode->i_sb;
 	u32 bs = sb->s_blocksize;
@@ -171,7 +250,7 @@ static ssize_t pram_write_block(struct inode *inode, u64 fblock, u32 off,
 	size_t done;
 	int err;
 
-	err = pram_map_slot(inode, fblock, &slot);
+	err = pram_map_slot(inode, fblock, res, &slot);
 	if (err)
 		return err;
 	addr = pram_block_addr(sb, slot.block);
@@ -192,7 +271,7 @@ static ssize_t pram_write_block(struct inode *inode, u64 fblock, u32 off,
 	pram_zero(w + off + done, bs - off - done);
 	pram_wp_close_flushed(sb, w, bs);
 	if (done)
-		pram_map_commit(inode, &slot);
+		pram_map_commit_later(inode, &slot, res);
 	else
 		pram_free_blocks(sb, &slot.block, 1);
 	return done;
@@ -203,24 +282,34 @@ static ssize_t pram_write_blocks(struct inode *inode, loff_t pos,
 				 struct iov_iter *from)
 {
 	u32 bs = i_blocksize(inode);
-	ssize_t written = 0, done;
+	struct pram_reserve res = { };
+	ssize_t written = 0, done = 0;
+	u64 first, last;
 	size_t len;
 
+	/* Data blocks, and a column block per bs / 4 of them. */
+	res.want = pram_block_range(inode->i_blkbits, pos, iov_iter_count(from),
+				    &first, &last);
+	res.want += res.want / pram_map_entries(inode->i_blkbits) + 1;
 	while (iov_iter_count(from)) {
 		len = min_t(size_t, iov_iter_count(from), bs - (pos & (bs - 1)));
 		done = pram_write_block(inode, pos >> inode->i_blkbits,
-					pos & (bs - 1), len, from);
+					pos & (bs - 1), len, from, &res);
 		if (done > 0) {
 			pos += done;
 			written += done;
 		}
 		if (done < 0)
-			return written ?: done;
-		if (done < len)
-			return written ?: -EFAULT;
+			break;
+		if (done < len) {
+			done = -EFAULT;
+			break;
+		}
 		cond_resched();
 	}
-	return written;
+	pram_commit_pending(inode, &res);
+	pram_reserve_release(inode->i_sb, &res);
+	return written ?: done;
 }
 
 static ssize_t pram_write_iter(struct kiocb *iocb, struct iov_iter *from)
@@ -529,7 +618,7 @@ static int pram_alloc_zeroed(struct inode *inode, u64 fblock)
 	struct pram_slot slot;
 	int err;
 
-	err = pram_map_slot(inode, fblock, &slot);
+	err = pram_map_slot(inode, fblock, NULL, &slot);
 	if (err || !slot.fresh)
 		return err;
 	pram_zero_block(inode->i_sb, slot.block);

@@ -13,7 +13,7 @@
 #include <linux/libnvdimm.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
-#include <linux/semaphore.h>
+#include <linux/percpu.h>
 #include <linux/timekeeping.h>
 #include <asm/tlbflush.h>
 #include "pramfs.h"
@@ -121,33 +121,26 @@ void pram_unmap(struct super_block *sb)
 /*
  * Write protection, x86_64. The kernel's mapping of the NVRAM (memremap,
  * often with 2 MiB or 1 GiB pages) is made read-only once, at mount, and
- * stays so. PRAMFS writes through one-page alias windows: a slot is a
- * virtual page of a small second mapping with a 4 KiB PTE of its own; a
- * window points the slot's PTE at the page being written, writable, and
- * closing it clears the PTE and flushes the slot's address from the TLB
- * of the CPU that used it. The task stays on that CPU for the window
- * (migrate_disable()), and no other code knows a slot's address, so no
- * other CPU can hold a translation of it: no cross-CPU flush is needed,
- * and the read-only main mapping is never opened at all.
+ * stays so. PRAMFS writes through one-page alias windows: each CPU has a
+ * pool of PRAM_WP_SLOTS virtual pages, a small second mapping with 4 KiB
+ * PTEs of its own. A window takes a slot of the CPU it runs on, pins the
+ * task there (migrate_disable()) and points the slot's PTE at the page
+ * to write, writable; closing it clears the PTE.
+ *
+ * No other CPU ever uses a slot, so no other CPU can hold a translation
+ * of it, and no IPI is needed. The CPU that used a closed slot may still
+ * hold its translation in its TLB: a slot is therefore used once between
+ * two flushes of that CPU's TLB, which happen when all its free slots
+ * have been used (a full local flush, one per PRAM_WP_SLOTS windows).
+ * What remains: until then, a stray write through that slot's address,
+ * which nothing outside this file knows, could reach the page it last
+ * mapped. A stray pointer into the filesystem points into the main
+ * mapping, which is never writable.
  */
 
 static void pram_flush_tlb_all(void *unused)
 {
 	__flush_tlb_all();
-}
-
-/* Drop the TLB entry of the slot at @addr on this CPU. */
-static void pram_flush_slot(unsigned long addr)
-{
-	if (boot_cpu_has(X86_FEATURE_PTI)) {
-		/* Non-global kernel PTEs: every address space must go. */
-		preempt_disable();
-		__flush_tlb_all();
-		preempt_enable();
-		return;
-	}
-	/* Global kernel PTEs: INVLPG drops them in every address space. */
-	asm volatile("invlpg (%0)" : : "r" (addr) : "memory");
 }
 
 /* Clear the write bit of every leaf entry of the main mapping. */
@@ -168,25 +161,41 @@ static int pram_wp_main(struct pram_sb_info *sbi)
 	return 0;
 }
 
-static int pram_wp_slots(struct pram_sb_info *sbi)
+static int pram_wp_pool_init(struct pram_sb_info *sbi, struct pram_wp_pool *pool)
 {
-	struct pram_wp *wp = &sbi->wp;
 	unsigned int level, i;
 
 	/* Under 2 MiB, the area is mapped with 4 KiB PTEs. */
-	wp->area = memremap(sbi->phys_addr, PRAM_WP_SLOTS * PAGE_SIZE,
-			    MEMREMAP_WB);
-	if (!wp->area)
+	pool->area = memremap(sbi->phys_addr, PRAM_WP_SLOTS * PAGE_SIZE,
+			      MEMREMAP_WB);
+	if (!pool->area)
 		return -ENOMEM;
 	for (i = 0; i < PRAM_WP_SLOTS; i++) {
-		wp->slot[i].addr = wp->area + i * PAGE_SIZE;
-		wp->slot[i].pte = lookup_address((unsigned long)wp->slot[i].addr,
-						 &level);
-		if (!wp->slot[i].pte || level != PG_LEVEL_4K)
+		pool->pte[i] = lookup_address((unsigned long)pool->area +
+					      i * PAGE_SIZE, &level);
+		if (!pool->pte[i] || level != PG_LEVEL_4K)
 			return -EFAULT;
-		set_pte(wp->slot[i].pte, __pte(0));
+		set_pte(pool->pte[i], __pte(0));
 	}
 	return 0;
+}
+
+static void pram_wp_disable(struct pram_sb_info *sbi)
+{
+	struct pram_wp *wp = &sbi->wp;
+	int cpu;
+
+	wp->enabled = false;
+	if (!wp->pools)
+		return;
+	for_each_possible_cpu(cpu) {
+		struct pram_wp_pool *pool = per_cpu_ptr(wp->pools, cpu);
+
+		if (pool->area)
+			memunmap(pool->area);
+	}
+	free_percpu(wp->pools);
+	wp->pools = NULL;
 }
 
 /**
@@ -199,17 +208,23 @@ int pram_wp_enable(struct super_block *sb)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
 	struct pram_wp *wp = &sbi->wp;
-	int err;
+	int cpu, err = 0;
 
 	if (sbi->opts.noprotect)
 		return 0;
-	sema_init(&wp->free, PRAM_WP_SLOTS);
-	spin_lock_init(&wp->lock);
-	err = pram_wp_slots(sbi);
+	wp->pools = alloc_percpu(struct pram_wp_pool);
+	if (!wp->pools)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		err = pram_wp_pool_init(sbi, per_cpu_ptr(wp->pools, cpu));
+		if (err)
+			break;
+	}
 	if (!err)
 		err = pram_wp_main(sbi);
 	on_each_cpu(pram_flush_tlb_all, NULL, 1);
 	if (err) {
+		pram_wp_disable(sbi);
 		pram_err(sb, "cannot write-protect the NVRAM mapping (%d)", err);
 		return err;
 	}
@@ -217,12 +232,29 @@ int pram_wp_enable(struct super_block *sb)
 	return 0;
 }
 
-static void pram_wp_disable(struct pram_sb_info *sbi)
+/*
+ * A free slot of this CPU's pool that its TLB cannot hold, or -1 if all
+ * are in use. Called with preemption off.
+ */
+static int pram_wp_take_slot(struct pram_wp_pool *pool)
 {
-	if (sbi->wp.area)
-		memunmap(sbi->wp.area);
-	sbi->wp.area = NULL;
-	sbi->wp.enabled = false;
+	unsigned int i;
+
+	/* Slots are taken in turn: the stale ones are all behind. */
+	i = find_next_zero_bit(pool->stale, PRAM_WP_SLOTS, pool->next);
+	if (i >= PRAM_WP_SLOTS) {
+		if (bitmap_full(pool->busy, PRAM_WP_SLOTS))
+			return -1;
+		/* Every free slot was used since the last flush. */
+		__flush_tlb_all();
+		bitmap_copy(pool->stale, pool->busy, PRAM_WP_SLOTS);
+		i = find_first_zero_bit(pool->stale, PRAM_WP_SLOTS);
+	}
+	/* A busy slot is stale too, so i is free. */
+	__set_bit(i, pool->busy);
+	__set_bit(i, pool->stale);
+	pool->next = i + 1;
+	return i;
 }
 
 /**
@@ -241,32 +273,30 @@ static void pram_wp_disable(struct pram_sb_info *sbi)
 void *pram_wp_open(struct super_block *sb, void *addr, size_t len)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
-	struct pram_wp *wp = &sbi->wp;
-	struct pram_wp_slot *slot;
-	phys_addr_t phys;
-	unsigned int i;
+	void *target = (void *)((unsigned long)addr & PAGE_MASK);
+	phys_addr_t phys = sbi->phys_addr + (target - sbi->virt_addr);
+	struct pram_wp_pool *pool;
+	int i;
 
-	if (!wp->enabled)
+	if (!sbi->wp.enabled)
 		return addr;
 	WARN_ON_ONCE(offset_in_page(addr) + len > PAGE_SIZE);
-	down(&wp->free);
-	spin_lock(&wp->lock);
-	i = find_first_zero_bit(&wp->busy, PRAM_WP_SLOTS);
-	__set_bit(i, &wp->busy);
-	spin_unlock(&wp->lock);
-	slot = &wp->slot[i];
-	slot->target = (void *)((unsigned long)addr & PAGE_MASK);
-	phys = sbi->phys_addr + (slot->target - sbi->virt_addr);
 	migrate_disable();
-	set_pte(slot->pte, pfn_pte(PHYS_PFN(phys), PAGE_KERNEL));
-	return slot->addr + offset_in_page(addr);
-}
-
-static struct pram_wp_slot *pram_wp_slot_of(struct pram_wp *wp, void *waddr)
-{
-	unsigned long off = waddr - wp->area;
-
-	return &wp->slot[off >> PAGE_SHIFT];
+	for (;;) {
+		preempt_disable();
+		pool = this_cpu_ptr(sbi->wp.pools);
+		i = pram_wp_take_slot(pool);
+		preempt_enable();
+		if (i >= 0)
+			break;
+		/* PRAM_WP_SLOTS windows open on this CPU: wait for one. */
+		migrate_enable();
+		schedule_timeout_uninterruptible(1);
+		migrate_disable();
+	}
+	pool->target[i] = target;
+	set_pte(pool->pte[i], pfn_pte(PHYS_PFN(phys), PAGE_KERNEL));
+	return pool->area + i * PAGE_SIZE + offset_in_page(addr);
 }
 
 /**
@@ -281,19 +311,20 @@ static struct pram_wp_slot *pram_wp_slot_of(struct pram_wp *wp, void *waddr)
 void pram_wp_close_flushed(struct super_block *sb, void *waddr, size_t len)
 {
 	struct pram_wp *wp = &PRAM_SB(sb)->wp;
-	struct pram_wp_slot *slot;
+	struct pram_wp_pool *pool;
+	unsigned int i;
 
 	pmem_wmb();
 	if (!wp->enabled)
 		return;
-	slot = pram_wp_slot_of(wp, waddr);
-	set_pte(slot->pte, __pte(0));
-	pram_flush_slot((unsigned long)slot->addr);
+	/* Still on the CPU that opened the window. */
+	pool = this_cpu_ptr(wp->pools);
+	i = (waddr - pool->area) >> PAGE_SHIFT;
+	set_pte(pool->pte[i], __pte(0));
+	preempt_disable();
+	__clear_bit(i, pool->busy);
+	preempt_enable();
 	migrate_enable();
-	spin_lock(&wp->lock);
-	__clear_bit(slot - wp->slot, &wp->busy);
-	spin_unlock(&wp->lock);
-	up(&wp->free);
 }
 
 /**
@@ -304,10 +335,14 @@ void pram_wp_close_flushed(struct super_block *sb, void *waddr, size_t len)
 void *pram_wp_target(struct super_block *sb, void *waddr)
 {
 	struct pram_wp *wp = &PRAM_SB(sb)->wp;
+	struct pram_wp_pool *pool;
+	unsigned long off;
 
 	if (!wp->enabled)
 		return waddr;
-	return pram_wp_slot_of(wp, waddr)->target + offset_in_page(waddr);
+	pool = this_cpu_ptr(wp->pools);
+	off = waddr - pool->area;
+	return pool->target[off >> PAGE_SHIFT] + offset_in_page(waddr);
 }
 
 #else /* !CONFIG_PRAMFS_WRITE_PROTECT */

@@ -8,8 +8,7 @@
 
 #include <linux/fs.h>
 #include <linux/mutex.h>
-#include <linux/semaphore.h>
-#include <linux/spinlock.h>
+#include <linux/percpu.h>
 #include <linux/time64.h>
 #include <linux/uidgid.h>
 #include <kunit/visibility.h>
@@ -56,22 +55,21 @@ struct pram_mount_opts {
 /* Locks for on-media inode records, hashed by inode number. */
 #define PRAM_RECORD_LOCKS	64
 
-/* Write windows open at once (nvram.c); more writers wait for one. */
-#define PRAM_WP_SLOTS		16
+/* Write-window slots per CPU (nvram.c): 1 MiB of address space each. */
+#define PRAM_WP_SLOTS		256
 
-struct pram_wp_slot {
-	void		*addr;		/* the slot's virtual page */
-	pte_t		*pte;		/* its 4 KiB PTE */
-	void		*target;	/* the page it maps, in the main mapping */
+struct pram_wp_pool {
+	void		*area;			/* PRAM_WP_SLOTS pages */
+	pte_t		*pte[PRAM_WP_SLOTS];	/* their 4 KiB PTEs */
+	void		*target[PRAM_WP_SLOTS];	/* the pages they map */
+	DECLARE_BITMAP(busy, PRAM_WP_SLOTS);	/* slots in use */
+	DECLARE_BITMAP(stale, PRAM_WP_SLOTS);	/* used since the last flush */
+	unsigned int	next;			/* where the search starts */
 };
 
 struct pram_wp {
-	bool			enabled;
-	void			*area;		/* PRAM_WP_SLOTS pages */
-	struct pram_wp_slot	slot[PRAM_WP_SLOTS];
-	struct semaphore	free;		/* slots not in use */
-	spinlock_t		lock;		/* busy */
-	unsigned long		busy;		/* slots in use */
+	bool				enabled;
+	struct pram_wp_pool __percpu	*pools;
 };
 
 struct pram_sb_info {
@@ -82,6 +80,8 @@ struct pram_sb_info {
 	struct pram_geometry	geo;
 	/* superblock counters, bitmap, inode allocation; taken before a record lock */
 	struct mutex		s_lock;
+	u32			free_blocks;	/* under s_lock; see balloc.c */
+	u32			block_hint;	/* under s_lock */
 	struct mutex		record_lock[PRAM_RECORD_LOCKS];
 	struct pram_wp		wp;
 	struct pram_mount_opts	opts;
@@ -199,10 +199,13 @@ static inline void *pram_block_addr(struct super_block *sb, u32 block)
 
 /* balloc.c: the allocators' glue, under s_lock */
 int pram_new_block(struct super_block *sb, u32 *block);
+int pram_new_blocks(struct super_block *sb, u32 *blocks, unsigned int n);
 void pram_free_blocks(struct super_block *sb, const u32 *blocks,
 		      unsigned int n);
 int pram_new_ino(struct super_block *sb, umode_t mode, u32 *ino);
 void pram_free_ino(struct super_block *sb, u32 ino);
+void pram_count_blocks(struct super_block *sb);
+void pram_sync_counts(struct super_block *sb);
 
 /* file.c */
 extern const struct file_operations pram_file_operations;

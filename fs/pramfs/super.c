@@ -368,6 +368,7 @@ static int pram_fill_super(struct super_block *sb, struct fs_context *fc)
 		err = pram_wp_enable(sb);
 	if (err)
 		return err;
+	pram_count_blocks(sb);
 	sb->s_blocksize = sbi->geo.blocksize;
 	sb->s_blocksize_bits = sbi->geo.blocksize_bits;
 	sb->s_maxbytes = pram_max_file_size(sbi->geo.blocksize_bits);
@@ -466,7 +467,7 @@ static int pram_statfs(struct dentry *dentry, struct kstatfs *buf)
 	buf->f_bsize = sbi->geo.blocksize;
 	buf->f_frsize = sbi->geo.blocksize;
 	buf->f_blocks = sbi->geo.blocks_count - sbi->geo.data_start;
-	buf->f_bfree = le32_to_cpu(ps->s_free_blocks_count);
+	buf->f_bfree = READ_ONCE(sbi->free_blocks);
 	buf->f_bavail = buf->f_bfree;
 	buf->f_files = sbi->geo.inodes_count;
 	buf->f_ffree = le32_to_cpu(ps->s_free_inodes_count);
@@ -494,6 +495,14 @@ static int pram_show_options(struct seq_file *seq, struct dentry *root)
 	return 0;
 }
 
+/* The free block count and hint: see balloc.c. */
+static int pram_sync_fs(struct super_block *sb, int wait)
+{
+	if (!sb_rdonly(sb))
+		pram_sync_counts(sb);
+	return 0;
+}
+
 static void pram_dirty_inode(struct inode *inode, int flags)
 {
 	pram_update_inode(inode);
@@ -506,6 +515,7 @@ static const struct super_operations pram_sops = {
 	.dirty_inode	= pram_dirty_inode,
 	.evict_inode	= pram_evict_inode,
 	.statfs		= pram_statfs,
+	.sync_fs	= pram_sync_fs,
 	.show_options	= pram_show_options,
 };
 
