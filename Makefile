@@ -5,7 +5,7 @@
 
 SHELL := /bin/bash
 
-.PHONY: all deps tree kunit guest module selftests initramfs lint run check scale clean
+.PHONY: all deps tree kunit guest module selftests initramfs lint run check scale wpbench clean
 
 all: initramfs
 
@@ -43,9 +43,14 @@ check: deps
 	@ci/check
 
 # Directory scale figures (not a test): per-entry create, cold lookup and
-# readdir times at 100, 1,000 and 10,000 entries, in build/scale.txt.
+# readdir times at 100, 1,000 and 10,000 entries, in build/pramfs_scale.txt.
 scale: initramfs
-	@qemu/scale
+	@qemu/figures pramfs_scale
+
+# What write protection costs (not a test): write MB/s protected and with
+# noprotect, 4 KiB and 1 MiB writes, in build/pramfs_wpbench.txt.
+wpbench: initramfs
+	@qemu/figures pramfs_wpbench
 
 clean:
 	rm -rf build
