@@ -239,22 +239,17 @@ static void pram_map_commit_later(struct inode *inode, struct pram_slot *slot,
 /* ---- read and write ---- */
 
 /* Copy up to @len bytes from @from into file block @fblock at @off. */
-static ssize_t pram_write_block(struct inode *inode, u64 fblock, u32 off,
-				size_t len, struct iov_iter *from,
-				struct pram_reserve *res)
+/* Copy into @slot's block at @off; a fresh block is zeroed around it. */
+static size_t pram_fill_block(struct inode *inode, struct pram_slot *slot,
+			      u32 off, size_t len, struct iov_iter *from,
+			      struct pram_reserve *res)
 {
 	struct super_block *sb = inode->i_sb;
+	void *addr = pram_block_addr(sb, slot->block), *w;
 	u32 bs = sb->s_blocksize;
-	struct pram_slot slot;
-	void *addr, *w;
 	size_t done;
-	int err;
 
-	err = pram_map_slot(inode, fblock, res, &slot);
-	if (err)
-		return err;
-	addr = pram_block_addr(sb, slot.block);
-	if (!slot.fresh) {
+	if (!slot->fresh) {
 		w = pram_wp_open(sb, addr + off, len);
 		done = _copy_from_iter_flushcache(w, len, from);
 		if (!IS_ENABLED(CONFIG_ARCH_HAS_UACCESS_FLUSHCACHE))
@@ -271,10 +266,77 @@ static ssize_t pram_write_block(struct inode *inode, u64 fblock, u32 off,
 	pram_zero(w + off + done, bs - off - done);
 	pram_wp_close_flushed(sb, w, bs);
 	if (done)
-		pram_map_commit_later(inode, &slot, res);
+		pram_map_commit_later(inode, slot, res);
 	else
-		pram_free_blocks(sb, &slot.block, 1);
+		pram_free_blocks(sb, &slot->block, 1);
 	return done;
+}
+
+/*
+ * Whole fresh blocks that lie next to each other in the NVRAM are filled
+ * through one window, @n of them from @slot.
+ */
+static size_t pram_fill_run(struct inode *inode, struct pram_slot *slot,
+			    unsigned int n, struct iov_iter *from,
+			    struct pram_reserve *res)
+{
+	struct super_block *sb = inode->i_sb;
+	size_t len = (size_t)n << sb->s_blocksize_bits, done;
+	unsigned int i;
+	void *w;
+
+	w = pram_wp_open(sb, pram_block_addr(sb, slot[0].block), len);
+	done = _copy_from_iter_flushcache(w, len, from);
+	if (!IS_ENABLED(CONFIG_ARCH_HAS_UACCESS_FLUSHCACHE))
+		arch_wb_cache_pmem(w, done);
+	pram_zero(w + done, len - done);
+	pram_wp_close_flushed(sb, w, len);
+	for (i = 0; i < n; i++) {
+		if ((size_t)i << sb->s_blocksize_bits < done)
+			pram_map_commit_later(inode, &slot[i], res);
+		else
+			pram_free_blocks(sb, &slot[i].block, 1);
+	}
+	return done;
+}
+
+/*
+ * Write up to @max whole blocks from file block @fblock: the leading
+ * fresh blocks that are contiguous in the NVRAM through one window, then
+ * the block that ended the run, if any, on its own.
+ * Return: bytes written, or a negative errno if none were.
+ */
+static ssize_t pram_write_run(struct inode *inode, u64 fblock,
+			      unsigned int max, struct iov_iter *from,
+			      struct pram_reserve *res)
+{
+	struct pram_slot slot[PRAM_RESERVE];
+	unsigned int n, run;
+	size_t bs = i_blocksize(inode), done = 0;
+	int err = 0;
+
+	for (n = 0, run = 0; n < max; n++) {
+		err = pram_map_slot(inode, fblock + n, res, &slot[n]);
+		if (err)
+			break;
+		if (!slot[n].fresh || slot[n].block != slot[0].block + n) {
+			n++;
+			break;
+		}
+		run++;
+	}
+	if (run)
+		done = pram_fill_run(inode, slot, run, from, res);
+	if (n > run) {
+		if (done < (size_t)run * bs) {
+			if (slot[run].fresh)
+				pram_free_blocks(inode->i_sb, &slot[run].block, 1);
+		} else {
+			done += pram_fill_block(inode, &slot[run], 0, bs, from,
+						res);
+		}
+	}
+	return done ?: err;
 }
 
 /* Return: bytes written, or a negative errno if none were. */
@@ -284,6 +346,7 @@ static ssize_t pram_write_blocks(struct inode *inode, loff_t pos,
 	u32 bs = i_blocksize(inode);
 	struct pram_reserve res = { };
 	ssize_t written = 0, done = 0;
+	struct pram_slot slot;
 	u64 first, last;
 	size_t len;
 
@@ -293,15 +356,27 @@ static ssize_t pram_write_blocks(struct inode *inode, loff_t pos,
 	res.want += res.want / pram_map_entries(inode->i_blkbits) + 1;
 	while (iov_iter_count(from)) {
 		len = min_t(size_t, iov_iter_count(from), bs - (pos & (bs - 1)));
-		done = pram_write_block(inode, pos >> inode->i_blkbits,
-					pos & (bs - 1), len, from, &res);
+		if (!(pos & (bs - 1)) && iov_iter_count(from) >= 2 * bs) {
+			len = min_t(size_t, iov_iter_count(from) / bs,
+				    PRAM_RESERVE) * bs;
+			done = pram_write_run(inode, pos >> inode->i_blkbits,
+					      len / bs, from, &res);
+		} else {
+			done = pram_map_slot(inode, pos >> inode->i_blkbits,
+					     &res, &slot);
+			if (!done)
+				done = pram_fill_block(inode, &slot,
+						       pos & (bs - 1), len,
+						       from, &res);
+		}
 		if (done > 0) {
 			pos += done;
 			written += done;
 		}
 		if (done < 0)
 			break;
-		if (done < len) {
+		/* A run may end early without a fault: go on from there. */
+		if (!done || (done < len && done % bs)) {
 			done = -EFAULT;
 			break;
 		}

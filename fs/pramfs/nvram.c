@@ -131,7 +131,7 @@ void pram_unmap(struct super_block *sb)
  * of it, and no IPI is needed. The CPU that used a closed slot may still
  * hold its translation in its TLB: a slot is therefore used once between
  * two flushes of that CPU's TLB, which happen when all its free slots
- * have been used (a full local flush, one per PRAM_WP_SLOTS windows).
+ * have been used (a full local flush per PRAM_WP_SLOTS slots used).
  * What remains: until then, a stray write through that slot's address,
  * which nothing outside this file knows, could reach the page it last
  * mapped. A stray pointer into the filesystem points into the main
@@ -165,12 +165,16 @@ static int pram_wp_pool_init(struct pram_sb_info *sbi, struct pram_wp_pool *pool
 {
 	unsigned int level, i;
 
-	/* Under 2 MiB, the area is mapped with 4 KiB PTEs. */
-	pool->area = memremap(sbi->phys_addr, PRAM_WP_SLOTS * PAGE_SIZE,
+	/*
+	 * Under 2 MiB, the area is mapped with 4 KiB PTEs; it maps the
+	 * filesystem's own first pages, then never again until a window.
+	 */
+	pool->nslots = min_t(u64, PRAM_WP_SLOTS, sbi->map_size >> PAGE_SHIFT);
+	pool->area = memremap(sbi->phys_addr, pool->nslots * PAGE_SIZE,
 			      MEMREMAP_WB);
 	if (!pool->area)
 		return -ENOMEM;
-	for (i = 0; i < PRAM_WP_SLOTS; i++) {
+	for (i = 0; i < pool->nslots; i++) {
 		pool->pte[i] = lookup_address((unsigned long)pool->area +
 					      i * PAGE_SIZE, &level);
 		if (!pool->pte[i] || level != PG_LEVEL_4K)
@@ -233,27 +237,30 @@ int pram_wp_enable(struct super_block *sb)
 }
 
 /*
- * A free slot of this CPU's pool that its TLB cannot hold, or -1 if all
- * are in use. Called with preemption off.
+ * @n consecutive free slots of this CPU's pool that its TLB cannot hold,
+ * or -1 if there are not so many. Called with preemption off.
  */
-static int pram_wp_take_slot(struct pram_wp_pool *pool)
+static int pram_wp_take_slots(struct pram_wp_pool *pool, unsigned int n)
 {
-	unsigned int i;
+	unsigned long i;
 
 	/* Slots are taken in turn: the stale ones are all behind. */
-	i = find_next_zero_bit(pool->stale, PRAM_WP_SLOTS, pool->next);
-	if (i >= PRAM_WP_SLOTS) {
-		if (bitmap_full(pool->busy, PRAM_WP_SLOTS))
+	i = bitmap_find_next_zero_area(pool->stale, pool->nslots, pool->next,
+				       n, 0);
+	if (i >= pool->nslots) {
+		if (bitmap_find_next_zero_area(pool->busy, pool->nslots, 0, n,
+					       0) >= pool->nslots)
 			return -1;
-		/* Every free slot was used since the last flush. */
+		/* The free slots were used since the last flush. */
 		__flush_tlb_all();
 		bitmap_copy(pool->stale, pool->busy, PRAM_WP_SLOTS);
-		i = find_first_zero_bit(pool->stale, PRAM_WP_SLOTS);
+		i = bitmap_find_next_zero_area(pool->stale, pool->nslots, 0,
+					       n, 0);
 	}
-	/* A busy slot is stale too, so i is free. */
-	__set_bit(i, pool->busy);
-	__set_bit(i, pool->stale);
-	pool->next = i + 1;
+	/* A busy slot is stale too, so these are free. */
+	bitmap_set(pool->busy, i, n);
+	bitmap_set(pool->stale, i, n);
+	pool->next = i + n;
 	return i;
 }
 
@@ -261,7 +268,7 @@ static int pram_wp_take_slot(struct pram_wp_pool *pool)
  * pram_wp_open() - open a write window over [@addr, @addr + @len)
  * @sb: the superblock
  * @addr: first byte to write, in the NVRAM mapping
- * @len: bytes; the range must not cross a page boundary
+ * @len: bytes, over PRAM_WP_MAX_PAGES pages at most
  *
  * Every store PRAMFS makes to the NVRAM goes through a window: store
  * through the pointer returned, then close it with pram_wp_close() or
@@ -274,28 +281,32 @@ void *pram_wp_open(struct super_block *sb, void *addr, size_t len)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
 	void *target = (void *)((unsigned long)addr & PAGE_MASK);
-	phys_addr_t phys = sbi->phys_addr + (target - sbi->virt_addr);
+	unsigned long pfn = PHYS_PFN(sbi->phys_addr + (target - sbi->virt_addr));
+	unsigned int n = DIV_ROUND_UP(offset_in_page(addr) + len, PAGE_SIZE), k;
 	struct pram_wp_pool *pool;
 	int i;
 
 	if (!sbi->wp.enabled)
 		return addr;
-	WARN_ON_ONCE(offset_in_page(addr) + len > PAGE_SIZE);
+	if (WARN_ON_ONCE(n > PRAM_WP_MAX_PAGES))
+		n = PRAM_WP_MAX_PAGES;
 	migrate_disable();
 	for (;;) {
 		preempt_disable();
 		pool = this_cpu_ptr(sbi->wp.pools);
-		i = pram_wp_take_slot(pool);
+		i = pram_wp_take_slots(pool, n);
 		preempt_enable();
 		if (i >= 0)
 			break;
-		/* PRAM_WP_SLOTS windows open on this CPU: wait for one. */
+		/* The slots of this CPU are in use: wait for some. */
 		migrate_enable();
 		schedule_timeout_uninterruptible(1);
 		migrate_disable();
 	}
-	pool->target[i] = target;
-	set_pte(pool->pte[i], pfn_pte(PHYS_PFN(phys), PAGE_KERNEL));
+	for (k = 0; k < n; k++) {
+		pool->target[i + k] = target + k * PAGE_SIZE;
+		set_pte(pool->pte[i + k], pfn_pte(pfn + k, PAGE_KERNEL));
+	}
 	return pool->area + i * PAGE_SIZE + offset_in_page(addr);
 }
 
@@ -312,7 +323,7 @@ void pram_wp_close_flushed(struct super_block *sb, void *waddr, size_t len)
 {
 	struct pram_wp *wp = &PRAM_SB(sb)->wp;
 	struct pram_wp_pool *pool;
-	unsigned int i;
+	unsigned int i, n, k;
 
 	pmem_wmb();
 	if (!wp->enabled)
@@ -320,9 +331,12 @@ void pram_wp_close_flushed(struct super_block *sb, void *waddr, size_t len)
 	/* Still on the CPU that opened the window. */
 	pool = this_cpu_ptr(wp->pools);
 	i = (waddr - pool->area) >> PAGE_SHIFT;
-	set_pte(pool->pte[i], __pte(0));
+	n = min(DIV_ROUND_UP(offset_in_page(waddr) + len, PAGE_SIZE),
+		PRAM_WP_MAX_PAGES);
+	for (k = 0; k < n; k++)
+		set_pte(pool->pte[i + k], __pte(0));
 	preempt_disable();
-	__clear_bit(i, pool->busy);
+	bitmap_clear(pool->busy, i, n);
 	preempt_enable();
 	migrate_enable();
 }

@@ -55,11 +55,13 @@ struct pram_mount_opts {
 /* Locks for on-media inode records, hashed by inode number. */
 #define PRAM_RECORD_LOCKS	64
 
-/* Write-window slots per CPU (nvram.c): 1 MiB of address space each. */
-#define PRAM_WP_SLOTS		256
+/* Write-window slots per CPU (nvram.c): under 2 MiB, for 4 KiB PTEs. */
+#define PRAM_WP_SLOTS		511
+#define PRAM_WP_MAX_PAGES	16	/* the most one window covers */
 
 struct pram_wp_pool {
-	void		*area;			/* PRAM_WP_SLOTS pages */
+	void		*area;			/* nslots pages */
+	unsigned int	nslots;			/* fewer on a small filesystem */
 	pte_t		*pte[PRAM_WP_SLOTS];	/* their 4 KiB PTEs */
 	void		*target[PRAM_WP_SLOTS];	/* the pages they map */
 	DECLARE_BITMAP(busy, PRAM_WP_SLOTS);	/* slots in use */

@@ -85,14 +85,19 @@ FIXTURE(wp) {
 FIXTURE_VARIANT(wp) {
 	const char *opts;
 	int expect;	/* what each probe gives */
+	unsigned long long size;	/* to format; 0: all the NVRAM */
 };
 
 FIXTURE_VARIANT_ADD(wp, protected) { .opts = "", .expect = EFAULT };
 FIXTURE_VARIANT_ADD(wp, noprotect) { .opts = ",noprotect", .expect = 0 };
+/* Fewer pages than a CPU's window slots: the slots map only these. */
+FIXTURE_VARIANT_ADD(wp, protected_64k) {
+	.opts = ",bs=512", .expect = EFAULT, .size = 64 << 10,
+};
 
 /* Format with @opts, with the module loaded, and make d/f to aim at. */
 static void setup_mount(struct __test_metadata *_metadata, struct nvram *nv,
-			const char *opts)
+			const char *opts, unsigned long long size)
 {
 	const char *why = missing_prerequisite(nv);
 
@@ -103,14 +108,14 @@ static void setup_mount(struct __test_metadata *_metadata, struct nvram *nv,
 	}
 	mkdir(MNT, 0755);
 	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx,init=%llu%s", nv->phys,
-			      nv->size, opts));
+			      size ?: nv->size, opts));
 	ASSERT_EQ(0, mkdir(at("d"), 0755));
 	ASSERT_EQ(0, put("d/f", "aimed at"));
 }
 
 FIXTURE_SETUP(wp)
 {
-	setup_mount(_metadata, &self->nv, variant->opts);
+	setup_mount(_metadata, &self->nv, variant->opts, variant->size);
 }
 
 /*
@@ -141,7 +146,7 @@ TEST_F(wp, probes_at_each_place)
 	}
 	ASSERT_EQ(0, umount(MNT));
 	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx%s", self->nv.phys,
-			      variant->opts));
+			      strstr(variant->opts, "noprotect") ? ",noprotect" : ""));
 	fd = open(at("d/f"), O_RDONLY);
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(8, read(fd, buf, sizeof(buf)));
@@ -167,6 +172,27 @@ TEST_F(wp, noprotect_shows_and_cannot_change_on_remount)
 	EXPECT_EQ(EINVAL, do_mount(MNT, MS_REMOUNT, "physaddr=%#llx%s",
 				   self->nv.phys,
 				   variant->expect ? ",noprotect" : ""));
+}
+
+/* Writes of many blocks at once (windows of several pages) read back. */
+TEST_F(wp, multi_block_writes_read_back)
+{
+	size_t len = variant->size ? 16 << 10 : 40 << 10, i;
+	uint8_t *buf = malloc(len), *back = malloc(len);
+	int fd = open(at("big"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	ASSERT_LE(0, fd);
+	ASSERT_TRUE(buf && back);
+	fill_pattern(buf, len, 3, 0);
+	for (i = 0; i < 3; i++)	/* fresh, then rewritten, then appended */
+		ASSERT_EQ((ssize_t)len, pwrite(fd, buf, len, i == 2 ? len : 0));
+	ASSERT_EQ((ssize_t)len, pread(fd, back, len, len));
+	EXPECT_EQ(0, memcmp(buf, back, len));
+	ASSERT_EQ((ssize_t)len, pread(fd, back, len, 0));
+	EXPECT_EQ(0, memcmp(buf, back, len));
+	close(fd);
+	free(buf);
+	free(back);
 }
 
 /* Files written, renamed and deleted by a child while the probes run. */
@@ -201,7 +227,7 @@ FIXTURE(busy) {
 
 FIXTURE_SETUP(busy)
 {
-	setup_mount(_metadata, &self->nv, "");
+	setup_mount(_metadata, &self->nv, "", 0);
 }
 
 FIXTURE_TEARDOWN_PARENT(busy)
