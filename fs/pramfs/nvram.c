@@ -121,11 +121,11 @@ void pram_unmap(struct super_block *sb)
 /*
  * Write protection, x86_64. The kernel's mapping of the NVRAM (memremap,
  * often with 2 MiB or 1 GiB pages) is made read-only once, at mount, and
- * stays so. PRAMFS writes through one-page alias windows: each CPU has a
- * pool of PRAM_WP_SLOTS virtual pages, a small second mapping with 4 KiB
- * PTEs of its own. A window takes a slot of the CPU it runs on, pins the
- * task there (migrate_disable()) and points the slot's PTE at the page
- * to write, writable; closing it clears the PTE.
+ * stays so. PRAMFS writes through alias windows: each CPU has a pool of
+ * PRAM_WP_SLOTS virtual pages, a second mapping with 4 KiB PTEs of its
+ * own. A window takes one or more consecutive slots of the CPU it runs
+ * on, pins the task there (migrate_disable()) and points the slots' PTEs
+ * at the pages to write, writable; closing it clears the PTEs.
  *
  * No other CPU ever uses a slot, so no other CPU can hold a translation
  * of it, and no IPI is needed. The CPU that used a closed slot may still
