@@ -88,12 +88,28 @@ static void pram_zero(void *addr, size_t len)
 	arch_wb_cache_pmem(addr, len);
 }
 
+/* Zero [@addr, @addr + @len) of the NVRAM through a window of its own. */
+static void pram_zero_range(struct super_block *sb, void *addr, size_t len)
+{
+	void *w = pram_wp_open(sb, addr, len);
+
+	pram_zero(w, len);
+	pram_wp_close_flushed(sb, w, len);
+}
+
 static void pram_zero_block(struct super_block *sb, u32 block)
 {
-	void *w = pram_wp_open(sb, pram_block_addr(sb, block), sb->s_blocksize);
+	pram_zero_range(sb, pram_block_addr(sb, block), sb->s_blocksize);
+}
 
-	pram_zero(w, sb->s_blocksize);
-	pram_wp_close_flushed(sb, w, sb->s_blocksize);
+/* Copy up to @len bytes from @from into the window @w, written back. */
+static size_t pram_copy_in(void *w, size_t len, struct iov_iter *from)
+{
+	size_t done = _copy_from_iter_flushcache(w, len, from);
+
+	if (!IS_ENABLED(CONFIG_ARCH_HAS_UACCESS_FLUSHCACHE))
+		arch_wb_cache_pmem(w, done);
+	return done;
 }
 
 static int pram_map_corrupt(struct inode *inode)
@@ -251,18 +267,14 @@ static size_t pram_fill_block(struct inode *inode, struct pram_slot *slot,
 
 	if (!slot->fresh) {
 		w = pram_wp_open(sb, addr + off, len);
-		done = _copy_from_iter_flushcache(w, len, from);
-		if (!IS_ENABLED(CONFIG_ARCH_HAS_UACCESS_FLUSHCACHE))
-			arch_wb_cache_pmem(w, done);
+		done = pram_copy_in(w, len, from);
 		pram_wp_close_flushed(sb, w, len);
 		return done;
 	}
 	/* A fresh block is whole before the map points to it. */
 	w = pram_wp_open(sb, addr, bs);
 	pram_zero(w, off);
-	done = _copy_from_iter_flushcache(w + off, len, from);
-	if (!IS_ENABLED(CONFIG_ARCH_HAS_UACCESS_FLUSHCACHE))
-		arch_wb_cache_pmem(w + off, done);
+	done = pram_copy_in(w + off, len, from);
 	pram_zero(w + off + done, bs - off - done);
 	pram_wp_close_flushed(sb, w, bs);
 	if (done)
@@ -286,9 +298,7 @@ static size_t pram_fill_run(struct inode *inode, struct pram_slot *slot,
 	void *w;
 
 	w = pram_wp_open(sb, pram_block_addr(sb, slot[0].block), len);
-	done = _copy_from_iter_flushcache(w, len, from);
-	if (!IS_ENABLED(CONFIG_ARCH_HAS_UACCESS_FLUSHCACHE))
-		arch_wb_cache_pmem(w, done);
+	done = pram_copy_in(w, len, from);
 	pram_zero(w + done, len - done);
 	pram_wp_close_flushed(sb, w, len);
 	for (i = 0; i < n; i++) {
@@ -608,7 +618,6 @@ static int pram_zero_tail(struct inode *inode, loff_t size)
 	struct pram_sb_info *sbi = PRAM_SB(sb);
 	u32 off = size & (sb->s_blocksize - 1);
 	long block;
-	void *addr;
 
 	if (!off)
 		return 0;
@@ -616,10 +625,8 @@ static int pram_zero_tail(struct inode *inode, loff_t size)
 				size >> sb->s_blocksize_bits);
 	if (block <= 0)
 		return block < 0 ? pram_map_corrupt(inode) : 0;
-	addr = pram_wp_open(sb, pram_block_addr(sb, block) + off,
-			    sb->s_blocksize - off);
-	pram_zero(addr, sb->s_blocksize - off);
-	pram_wp_close_flushed(sb, addr, sb->s_blocksize - off);
+	pram_zero_range(sb, pram_block_addr(sb, block) + off,
+			sb->s_blocksize - off);
 	return 0;
 }
 

@@ -197,36 +197,38 @@ corrupt:
 
 /* ---- removing and renaming ---- */
 
-static int pram_unlink(struct inode *dir, struct dentry *dentry)
+/*
+ * Take @inode's entry out of @dir and drop the links it held: one for a
+ * file; both of a directory, which must be empty, and its ".." in @dir.
+ */
+static int pram_drop_entry(struct inode *dir, struct inode *inode)
 {
-	struct inode *inode = d_inode(dentry);
 	int err;
 
+	if (S_ISDIR(inode->i_mode) && !pram_dir_empty(inode))
+		return -ENOTEMPTY;
 	err = pram_remove_entry(dir, inode->i_ino);
 	if (err)
 		return err;
-	pram_touch_dir(dir);
-	inode_set_ctime_to_ts(inode, inode_get_ctime(dir));
-	drop_nlink(inode);
+	inode_set_ctime_current(inode);
+	if (S_ISDIR(inode->i_mode)) {
+		clear_nlink(inode);
+		drop_nlink(dir);
+	} else {
+		drop_nlink(inode);
+	}
 	pram_update_inode(inode);
 	return 0;
 }
 
-static int pram_rmdir(struct inode *dir, struct dentry *dentry)
+/* unlink and rmdir: the VFS has checked which one the entry allows. */
+static int pram_unlink(struct inode *dir, struct dentry *dentry)
 {
-	struct inode *inode = d_inode(dentry);
-	int err;
+	int err = pram_drop_entry(dir, d_inode(dentry));
 
-	if (!pram_dir_empty(inode))
-		return -ENOTEMPTY;
-	err = pram_unlink(dir, dentry);
-	if (err)
-		return err;
-	clear_nlink(inode);
-	pram_update_inode(inode);
-	drop_nlink(dir);
-	pram_update_inode(dir);
-	return 0;
+	if (!err)
+		pram_touch_dir(dir);
+	return err;
 }
 
 /* Give @inode the name @name in @to, moving it there from @from. */
@@ -288,27 +290,6 @@ static int pram_exchange(struct inode *old_dir, struct dentry *old_dentry,
 	return 0;
 }
 
-/* Remove the entry a rename replaces. */
-static int pram_rename_over(struct inode *dir, struct inode *target)
-{
-	int err;
-
-	if (S_ISDIR(target->i_mode) && !pram_dir_empty(target))
-		return -ENOTEMPTY;
-	err = pram_remove_entry(dir, target->i_ino);
-	if (err)
-		return err;
-	inode_set_ctime_current(target);
-	if (S_ISDIR(target->i_mode)) {
-		clear_nlink(target);
-		drop_nlink(dir);
-	} else {
-		drop_nlink(target);
-	}
-	pram_update_inode(target);
-	return 0;
-}
-
 static int pram_rename(struct mnt_idmap *idmap, struct inode *old_dir,
 		       struct dentry *old_dentry, struct inode *new_dir,
 		       struct dentry *new_dentry, unsigned int flags)
@@ -322,7 +303,7 @@ static int pram_rename(struct mnt_idmap *idmap, struct inode *old_dir,
 	if (flags & RENAME_EXCHANGE)
 		return pram_exchange(old_dir, old_dentry, new_dir, new_dentry);
 	if (target) {
-		err = pram_rename_over(new_dir, target);
+		err = pram_drop_entry(new_dir, target);
 		if (err)
 			return err;
 	}
@@ -340,7 +321,7 @@ const struct inode_operations pram_dir_inode_operations = {
 	.unlink		= pram_unlink,
 	.symlink	= pram_symlink,
 	.mkdir		= pram_mkdir,
-	.rmdir		= pram_rmdir,
+	.rmdir		= pram_unlink,
 	.mknod		= pram_mknod,
 	.rename		= pram_rename,
 	.setattr	= pram_setattr,

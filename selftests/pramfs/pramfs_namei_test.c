@@ -25,19 +25,6 @@
 
 #define BS	2048	/* the default block size the fixture formats with */
 
-/* A file holding @content; 0 or -1. */
-static int put(const char *name, const char *content)
-{
-	int fd = open(at(name), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, content, strlen(content));
-	close(fd);
-	return n == (ssize_t)strlen(content) ? 0 : -1;
-}
-
 /* The content of file @name in @buf, or "" when it cannot be read. */
 static const char *get(const char *name, char *buf, size_t len)
 {

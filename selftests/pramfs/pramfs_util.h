@@ -134,6 +134,19 @@ static inline const char *at(const char *name)
 	return b;
 }
 
+/* MNT/@name, a file holding @content; 0 or -1. */
+static inline int put(const char *name, const char *content)
+{
+	int fd = open(at(name), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, content, strlen(content));
+	close(fd);
+	return n == (ssize_t)strlen(content) ? 0 : -1;
+}
+
 /* Free blocks and inodes: what must come back after everything is deleted. */
 struct counts {
 	unsigned long long bfree, ffree;

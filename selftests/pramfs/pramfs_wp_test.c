@@ -66,18 +66,6 @@ static int probe(const char *target, const char *path)
 	return ret;
 }
 
-static int put(const char *name, const char *content)
-{
-	int fd = open(at(name), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, content, strlen(content));
-	close(fd);
-	return n == (ssize_t)strlen(content) ? 0 : -1;
-}
-
 FIXTURE(wp) {
 	struct nvram nv;
 };
