@@ -623,4 +623,29 @@ TEST_F(io, data_survives_a_remount)
 	}
 }
 
+/*
+ * The free block count is kept in memory while mounted; unmounting
+ * writes it to both superblocks (bytes 52-55), where statfs had it.
+ */
+TEST_F(io, free_count_reaches_the_superblocks_at_unmount)
+{
+	unsigned long long bfree;
+	uint8_t *nv;
+	int fd = create("f");
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, write_pattern(fd, 7 * self->bs + 1, 4, 0));
+	close(fd);
+	bfree = fs_counts(MNT).bfree;
+	ASSERT_GT(self->fresh.bfree, bfree);
+	ASSERT_EQ(0, umount(MNT));
+	nv = nvram_map(&self->nv);
+	ASSERT_NE(NULL, nv);
+	EXPECT_EQ(bfree, le32_at(nv + 52));
+	EXPECT_EQ(bfree, le32_at(nv + 128 + 52));
+	munmap(nv, self->nv.size);
+	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", self->nv.phys));
+	EXPECT_EQ(bfree, fs_counts(MNT).bfree);
+}
+
 TEST_HARNESS_MAIN
