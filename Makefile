@@ -5,7 +5,7 @@
 
 SHELL := /bin/bash
 
-.PHONY: all deps tree kunit guest module selftests initramfs lint run check scale wpbench clean
+.PHONY: all deps tree kunit guest module selftests initramfs lint run check bench bench-quick scale wpbench clean
 
 all: initramfs
 
@@ -41,6 +41,17 @@ run: initramfs
 # The test command: KUnit, the kselftests in the guest, host-side tests.
 check: deps
 	@ci/check
+
+# The benchmark (not a test): PRAMFS with protection on and off, ext4-DAX,
+# ext2 on brd and tmpfs side by side in one lean guest boot, median of 3;
+# build/bench/ and docs/bench.md, docs/bench-ratios.png. bench-quick is the
+# same with small sizes and one run, into build/bench-quick/ (make check
+# runs it so the harness cannot rot).
+bench: tree
+	@qemu/bench/run
+
+bench-quick: tree
+	@qemu/bench/run --quick
 
 # Directory scale figures (not a test): per-entry create, cold lookup and
 # readdir times at 100, 1,000 and 10,000 entries, in build/pramfs_scale.txt.

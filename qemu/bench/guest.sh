@@ -1,0 +1,200 @@
+#!/bin/busybox sh
+# shellcheck shell=dash
+# SPDX-License-Identifier: GPL-2.0
+# The benchmark, in the bench guest (qemu/bench/run boots it with this as
+# the command). Every filesystem in BENCH_FS gets the same workloads; each
+# measurement prints one line
+#   R <filesystem> <workload> <figure> <unit> <value>
+# and qemu/bench/run takes medians. "I" lines are notes, "E" lines errors.
+#
+# Sizes come from the environment (qemu/bench/run sets them): BENCH_REPS,
+# BENCH_FS_MB (each filesystem), BENCH_FIO_MB (per fio job), BENCH_CHAR_MB,
+# BENCH_BON_MB and BENCH_BON_N (bonnie++ -s per-character, -s for blocks,
+# -n), BENCH_META_N (small files),
+# BENCH_ENTRIES (one directory), BENCH_MOUNT_MB (mount time).
+set -u
+export PATH=/bench:/usr/bin:$PATH
+M=/mnt/b
+mkdir -p $M
+
+note() { echo "I $*"; }
+err() { echo "E $fs $*"; }
+
+# The pmem driver binds the NVRAM's nvdimm too: let PRAMFS have it. The
+# other pmem device is the legacy region (memmap=) ext4-DAX runs on.
+for ns in /sys/bus/nd/devices/namespace*; do
+	[ -e "$ns/driver" ] || continue
+	[ $(($(cat "$ns/resource"))) -eq $((PRAM_PHYS)) ] || continue
+	echo "${ns##*/}" >"$ns/driver/unbind"
+done
+for PMEM in /sys/block/pmem*; do
+	PMEM=/dev/${PMEM##*/}
+	break
+done
+
+# fs_make FS MB: a new filesystem of MB MiB, mounted at $M.
+fs_make() {
+	case $1 in
+	pramfs)
+		mount -t pramfs -o "physaddr=$PRAM_PHYS,init=${2}M,bs=4096" none $M ;;
+	pramfs-noprotect)
+		mount -t pramfs -o "physaddr=$PRAM_PHYS,init=${2}M,bs=4096,noprotect" none $M ;;
+	ext4-dax)
+		/usr/bin/mke2fs -q -F -t ext4 -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 \
+			"$PMEM" "${2}M" && mount -t ext4 -o dax "$PMEM" $M ;;
+	ext2-brd)
+		/usr/bin/mke2fs -q -F -t ext2 -b 4096 /dev/ram0 "${2}M" &&
+			mount -t ext2 /dev/ram0 $M ;;
+	tmpfs)
+		mount -t tmpfs -o "size=${2}M" tmpfs $M ;;
+	esac
+}
+
+# fs_mount FS: mount the existing filesystem again, printing the time
+# mount(2) took; tmpfs has none to find, so it gets a new one.
+fs_mount() {
+	case $1 in
+	pramfs) pramfs_bench mount pramfs none $M "physaddr=$PRAM_PHYS" ;;
+	pramfs-noprotect) pramfs_bench mount pramfs none $M "physaddr=$PRAM_PHYS,noprotect" ;;
+	ext4-dax) pramfs_bench mount ext4 "$PMEM" $M dax ;;
+	ext2-brd) pramfs_bench mount ext2 /dev/ram0 $M "" ;;
+	tmpfs) pramfs_bench mount tmpfs tmpfs $M "size=${BENCH_FS_MB}M" ;;
+	esac
+}
+
+# cold FS: forget what memory holds about the files: a remount, or for
+# tmpfs (whose files live in the dentry cache) only the droppable caches.
+cold() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	[ "$1" = tmpfs ] && return
+	umount $M && fs_mount "$1" >/dev/null
+}
+
+# emit WORKLOAD UNIT: "figure value" lines on stdin to R lines.
+emit() {
+	while read -r fig val; do
+		echo "R $fs $1 $fig $2 $val"
+	done
+}
+
+fio_runs() {
+	local direct=0 rw bs jobs field name
+	pramfs_bench odirect $M && direct=1
+	note "$fs fio direct=$direct"
+	for rw in write read randwrite randread; do
+		case $rw in
+		write) bs=1m; name=seq-write-1m; field=48 ;;
+		read) bs=1m; name=seq-read-1m; field=7 ;;
+		randwrite) bs=4k; name=rand-write-4k; field=48 ;;
+		randread) bs=4k; name=rand-read-4k; field=7 ;;
+		esac
+		for jobs in 1 2; do
+			fio --name=b --directory=$M --rw=$rw --bs=$bs \
+				--size="${BENCH_FIO_MB}M" --numjobs=$jobs \
+				--group_reporting --ioengine=psync --direct=$direct \
+				--fallocate=none --unlink=1 --minimal >/tmp/fio.out 2>&1 ||
+				{ err "fio $name-$jobs: $(tail -n 1 /tmp/fio.out)"; continue; }
+			# terse format 3: field 7 is read KiB/s, 48 write KiB/s
+			echo "$name-${jobs}job $(cut -d';' -f$field /tmp/fio.out |
+				awk '{ printf "%.1f", $1 * 1024 / 1e6 }')" | emit fio MB/s
+		done
+	done
+}
+
+# bonnie++ runs twice: per-character (one write(2) or read(2) per byte)
+# on a small file, then block I/O and file creation with -f. Its CSV
+# (format 1.98): fields 10 per-char write, 12 block write, 14 rewrite, 16
+# per-char read, 18 block read (KiB/s); 27, 31, 33, 37 sequential and
+# random create and delete (files/s). bonnie++ prints +++++ for a phase
+# shorter than its 0.5 s clock can time.
+bonnie() {
+	bonnie++ -d $M -r 0 -u root -q -m "$fs" "$@" >/tmp/bonnie.out 2>/tmp/bonnie.err ||
+		{ err "bonnie++ $*: $(tail -n 1 /tmp/bonnie.err)"; return 1; }
+	tail -n 1 /tmp/bonnie.out
+}
+
+bonnie_runs() {
+	bonnie -s "$BENCH_CHAR_MB" -n 0 | awk -F, '{
+		print "putc", $10; print "getc", $16 }' | emit bonnie KiB/s
+	bonnie -s "$BENCH_BON_MB" -n "$BENCH_BON_N" -f >/tmp/bonnie.csv || return
+	awk -F, '{ print "block-write", $12; print "rewrite", $14
+		print "block-read", $18 }' /tmp/bonnie.csv | emit bonnie KiB/s
+	awk -F, '{ print "seq-create", $27; print "seq-delete", $31
+		print "random-create", $33; print "random-delete", $37 }' /tmp/bonnie.csv |
+		emit bonnie files/s
+}
+
+meta_runs() {
+	local size
+	for size in 0 4096; do
+		pramfs_bench meta $M/meta "$BENCH_META_N" $size |
+			sed "s/^\([a-z]*\) /\1-${size}b /" | emit meta files/s ||
+			err "meta $size"
+	done
+	# fs_mark: 4 KiB files, no fsync, one pass; its last line ends
+	# "... Files/sec App-Overhead"
+	fs_mark -d $M/fsm -n "$BENCH_META_N" -s 4096 -S 0 -L 1 -k >/tmp/fsm.out 2>&1 ||
+		{ err "fs_mark: $(tail -n 1 /tmp/fsm.out)"; return; }
+	echo "create-4096b $(awk 'NF == 5 && $1 ~ /^[0-9]+$/ { v = $4 } END { print v }' /tmp/fsm.out)" |
+		emit fs_mark files/s
+	rm -rf $M/fsm
+}
+
+entries_runs() {
+	local n
+	for n in $BENCH_ENTRIES; do
+		{
+			pramfs_bench create $M/d "$n" &&
+				cold "$fs" &&
+				pramfs_bench lookup $M/d "$n" &&
+				pramfs_bench readdir $M/d "$n"
+		} | sed "s/^\([a-z]*\) /\1-$n /" | emit entries us/entry
+		rm -rf $M/d
+	done
+}
+
+mount_runs() {
+	local mb
+	for mb in $BENCH_MOUNT_MB; do
+		fs_make "$fs" "$mb" || { err "mkfs $mb"; continue; }
+		umount $M
+		for _ in $(seq "$BENCH_REPS"); do
+			sync
+			echo 3 >/proc/sys/vm/drop_caches
+			fs_mount "$fs" | sed "s/^mount /mount-${mb}m /" | emit mount us
+			umount $M
+		done
+	done
+}
+
+# Warm up: a first pass over each filesystem's code and memory, so the
+# first repetition does not pay for what later ones find ready.
+for fs in $BENCH_FS; do
+	fs_make "$fs" "$BENCH_FS_MB" || continue
+	dd if=/dev/zero of=$M/warm bs=1M count="$BENCH_FIO_MB" 2>/dev/null
+	umount $M
+done
+
+for rep in $(seq "$BENCH_REPS"); do
+	note "repetition $rep of $BENCH_REPS"
+	fs=memcpy
+	pramfs_bench memcpy "$BENCH_FIO_MB" | emit memcpy MB/s
+	for fs in $BENCH_FS; do
+		t0=$(date +%s)
+		fs_make "$fs" "$BENCH_FS_MB" || { err "mkfs"; continue; }
+		fio_runs
+		t1=$(date +%s)
+		bonnie_runs
+		t2=$(date +%s)
+		meta_runs
+		entries_runs
+		umount $M
+		note "$fs seconds: fio $((t1 - t0)), bonnie++ $((t2 - t1)), metadata $(($(date +%s) - t2))"
+	done
+done
+for fs in $BENCH_FS; do
+	mount_runs
+done
+dmesg | grep -E 'BUG:|WARNING:|Call Trace' && echo "E kernel log has reports"
+note "done"

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The benchmark's own measuring program, run in the guest by
+ * qemu/bench/guest.sh for every filesystem alike. Each command prints
+ * "figure value" lines; the script adds the filesystem and the unit.
+ *
+ *   memcpy MB                 copy MB in 1 MiB chunks and in 4 KiB chunks
+ *                             at random offsets: MB/s (the memory limit)
+ *   meta DIR N SIZE           create N files of SIZE bytes, stat, unlink
+ *                             them: files per second for each
+ *   create DIR N              N empty files in a new DIR: us per entry
+ *   lookup DIR N              stat them in a shuffled order: us per entry
+ *   readdir DIR N             list DIR, checking N entries: us per entry
+ *   mount TYPE SRC DIR OPTS   one mount(2): us
+ *   odirect DIR               exit 0 if the filesystem takes O_DIRECT
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static int die(const char *what)
+{
+	fprintf(stderr, "pramfs_bench: %s: %s\n", what, strerror(errno));
+	return 1;
+}
+
+static void entry(char *buf, size_t len, const char *dir, unsigned int i)
+{
+	snprintf(buf, len, "%s/entry-%06u", dir, i);
+}
+
+/* A permutation of 0..n-1, the same for the same n. */
+static unsigned int *shuffled(unsigned int n)
+{
+	unsigned int *order = malloc(n * sizeof(*order)), i, j, t;
+
+	if (!order)
+		return NULL;
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	srand(n);
+	for (i = n - 1; i > 0; i--) {
+		j = rand() % (i + 1);
+		t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+	return order;
+}
+
+static int cmd_memcpy(unsigned long mb)
+{
+	size_t total = mb << 20, off, n = total / 4096, i;
+	char *src = malloc(total), *dst = malloc(total);
+	unsigned int *order = shuffled(n);
+	double t0, t;
+
+	if (!src || !dst || !order)
+		return die("malloc");
+	memset(src, 0x5a, total);
+	memset(dst, 0xa5, total);	/* both faulted in before timing */
+	t0 = now_us();
+	for (off = 0; off < total; off += 1 << 20)
+		memcpy(dst + off, src + off, 1 << 20);
+	t = now_us() - t0;
+	printf("copy-1m %.1f\n", total / t);
+	t0 = now_us();
+	for (i = 0; i < n; i++)
+		memcpy(dst + (size_t)order[i] * 4096, src + i * 4096, 4096);
+	t = now_us() - t0;
+	printf("copy-4k-random %.1f\n", total / t);
+	return dst[total - 1] != 0x5a;
+}
+
+static int cmd_meta(const char *dir, unsigned int n, size_t size)
+{
+	char path[512], *buf = calloc(1, size + 1);
+	struct stat st;
+	unsigned int i;
+	double t0;
+	int fd;
+
+	if (!buf || mkdir(dir, 0755))
+		return die(dir);
+	t0 = now_us();
+	for (i = 0; i < n; i++) {
+		entry(path, sizeof(path), dir, i);
+		fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0644);
+		if (fd < 0 || write(fd, buf, size) != (ssize_t)size || close(fd))
+			return die("create");
+	}
+	printf("create %.1f\n", n / (now_us() - t0) * 1e6);
+	t0 = now_us();
+	for (i = 0; i < n; i++) {
+		entry(path, sizeof(path), dir, i);
+		if (stat(path, &st) || (size_t)st.st_size != size)
+			return die("stat");
+	}
+	printf("stat %.1f\n", n / (now_us() - t0) * 1e6);
+	t0 = now_us();
+	for (i = 0; i < n; i++) {
+		entry(path, sizeof(path), dir, i);
+		if (unlink(path))
+			return die("unlink");
+	}
+	printf("unlink %.1f\n", n / (now_us() - t0) * 1e6);
+	return rmdir(dir) ? die("rmdir") : 0;
+}
+
+static int cmd_create(const char *dir, unsigned int n)
+{
+	char path[512];
+	unsigned int i;
+	double t0;
+	int fd;
+
+	if (mkdir(dir, 0755))
+		return die(dir);
+	t0 = now_us();
+	for (i = 0; i < n; i++) {
+		entry(path, sizeof(path), dir, i);
+		fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0644);
+		if (fd < 0 || close(fd))
+			return die("create");
+	}
+	printf("create %.2f\n", (now_us() - t0) / n);
+	return 0;
+}
+
+static int cmd_lookup(const char *dir, unsigned int n)
+{
+	unsigned int *order = shuffled(n), i;
+	char path[512];
+	struct stat st;
+	double t0;
+
+	if (!order)
+		return die("malloc");
+	t0 = now_us();
+	for (i = 0; i < n; i++) {
+		entry(path, sizeof(path), dir, order[i]);
+		if (stat(path, &st))
+			return die("stat");
+	}
+	printf("lookup %.2f\n", (now_us() - t0) / n);
+	return 0;
+}
+
+static int cmd_readdir(const char *dir, unsigned int n)
+{
+	unsigned int seen = 0;
+	struct dirent *e;
+	double t0;
+	DIR *d;
+
+	t0 = now_us();
+	d = opendir(dir);
+	while (d && (e = readdir(d)))
+		seen += strncmp(e->d_name, "entry-", 6) == 0;
+	printf("readdir %.3f\n", (now_us() - t0) / n);
+	if (!d || seen != n) {
+		fprintf(stderr, "pramfs_bench: readdir saw %u of %u\n", seen, n);
+		return 1;
+	}
+	return closedir(d);
+}
+
+static int cmd_mount(const char *type, const char *src, const char *dir,
+		     const char *opts)
+{
+	double t0 = now_us();
+
+	if (mount(src, dir, type, 0, opts))
+		return die("mount");
+	printf("mount %.1f\n", now_us() - t0);
+	return 0;
+}
+
+static int cmd_odirect(const char *dir)
+{
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/.odirect", dir);
+	fd = open(path, O_CREAT | O_WRONLY | O_DIRECT, 0644);
+	if (fd < 0)
+		return 1;
+	close(fd);
+	unlink(path);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : "";
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(cmd, "memcpy") && argc == 3)
+		return cmd_memcpy(strtoul(argv[2], NULL, 0));
+	if (!strcmp(cmd, "meta") && argc == 5)
+		return cmd_meta(argv[2], strtoul(argv[3], NULL, 0),
+				strtoul(argv[4], NULL, 0));
+	if (!strcmp(cmd, "create") && argc == 4)
+		return cmd_create(argv[2], strtoul(argv[3], NULL, 0));
+	if (!strcmp(cmd, "lookup") && argc == 4)
+		return cmd_lookup(argv[2], strtoul(argv[3], NULL, 0));
+	if (!strcmp(cmd, "readdir") && argc == 4)
+		return cmd_readdir(argv[2], strtoul(argv[3], NULL, 0));
+	if (!strcmp(cmd, "mount") && argc == 6)
+		return cmd_mount(argv[2], argv[3], argv[4], argv[5]);
+	if (!strcmp(cmd, "odirect") && argc == 3)
+		return cmd_odirect(argv[2]);
+	fprintf(stderr, "usage: see the comment at the top of pramfs_bench.c\n");
+	return 2;
+}
