@@ -68,6 +68,52 @@ static void format_test(struct kunit *test)
 			g.blocks_count - g.data_start);
 }
 
+/* ---- pramfs_bitmap: counting free blocks ---- */
+
+enum fill { FILL_NONE, FILL_ALL, FILL_EVERY_THIRD, FILL_RANDOM };
+
+struct count_case {
+	const char *name;
+	u64 size;
+	u32 bs;
+	enum fill fill;		/* which data blocks are taken */
+};
+
+static const struct count_case count_cases[] = {
+	{ "empty, 1 GiB", 1024 * MiB, 4096, FILL_NONE },
+	{ "full, 1 GiB", 1024 * MiB, 4096, FILL_ALL },
+	{ "every third, bs=512", 3 * MiB + 512, 512, FILL_EVERY_THIRD },
+	{ "random, bs=1024", 5 * MiB + 3072, 1024, FILL_RANDOM },
+	{ "random, bs=4096", 70 * MiB + 4096, 4096, FILL_RANDOM },
+	{ "random, minimum filesystem", 1536, 512, FILL_RANDOM },
+};
+
+static void count_desc(const struct count_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(count, count_cases, count_desc);
+
+/* The word-wise count against one bit at a time. */
+static void count_test(struct kunit *test)
+{
+	const struct count_case *c = test->param_value;
+	struct pram_geometry g;
+	void *bitmap = make_bitmap(test, &g, c->size, c->bs);
+	u32 b, free = 0, seed = 12345;
+
+	for (b = g.data_start; b < g.blocks_count; b++) {
+		seed = seed * 1103515245 + 12345;
+		if (c->fill == FILL_ALL ||
+		    (c->fill == FILL_EVERY_THIRD && b % 3 == 0) ||
+		    (c->fill == FILL_RANDOM && (seed >> 16) & 1))
+			__set_bit_le(b, bitmap);
+		else
+			free++;
+	}
+	KUNIT_EXPECT_EQ(test, pram_bitmap_count_free(bitmap, &g), free);
+}
+
 /* ---- pramfs_bitmap: allocation scenarios ---- */
 
 /* Block positions relative to the first data block, or from the end. */
@@ -253,6 +299,7 @@ static void itable_test(struct kunit *test)
 
 static struct kunit_case pramfs_bitmap_cases[] = {
 	KUNIT_CASE_PARAM(format_test, format_gen_params),
+	KUNIT_CASE_PARAM(count_test, count_gen_params),
 	KUNIT_CASE_PARAM(alloc_test, alloc_gen_params),
 	KUNIT_CASE_PARAM(free_test, free_gen_params),
 	KUNIT_CASE(alloc_all_and_back),

@@ -10,6 +10,7 @@
 #include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/string.h>
+#include <linux/unaligned.h>
 #include "pramfs.h"
 
 /**
@@ -100,19 +101,24 @@ EXPORT_SYMBOL_IF_KUNIT(pram_bitmap_free);
  * pram_bitmap_count_free() - count the free data blocks
  * @bitmap: the bitmap
  * @g: the geometry
+ *
+ * Run at every mount: 64 bits at a time, so a 1 GiB filesystem of 4 KiB
+ * blocks costs 4,096 word counts rather than a search per free block.
  */
 u32 pram_bitmap_count_free(const void *bitmap, const struct pram_geometry *g)
 {
-	unsigned long b = g->data_start;
-	u32 n = 0;
+	const u8 *map = bitmap;
+	u64 b = g->data_start, end = g->blocks_count;
+	u64 used = 0;
 
-	for (;;) {
-		b = find_next_zero_bit_le(bitmap, g->blocks_count, b);
-		if (b >= g->blocks_count)
-			return n;
-		n++;
-		b++;
-	}
+	/* Bit by bit to a 64-bit boundary and after the last whole word. */
+	for (; b < end && b % 64; b++)
+		used += test_bit_le(b, bitmap);
+	for (; b + 64 <= end; b += 64)
+		used += hweight64(get_unaligned_le64(map + b / 8));
+	for (; b < end; b++)
+		used += test_bit_le(b, bitmap);
+	return end - g->data_start - used;
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_bitmap_count_free);
 
