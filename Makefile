@@ -5,7 +5,7 @@
 
 SHELL := /bin/bash
 
-.PHONY: all deps tree kunit guest module selftests initramfs lint run check bench bench-quick scale wpbench clean
+.PHONY: all deps tree kunit guest module selftests initramfs lint run check bench bench-quick clean
 
 all: initramfs
 
@@ -52,16 +52,6 @@ bench: tree
 
 bench-quick: tree
 	@qemu/bench/run --quick
-
-# Directory scale figures (not a test): per-entry create, cold lookup and
-# readdir times at 100, 1,000 and 10,000 entries, in build/pramfs_scale.txt.
-scale: initramfs
-	@qemu/figures pramfs_scale
-
-# What write protection costs (not a test): write MB/s protected and with
-# noprotect, 4 KiB and 1 MiB writes, in build/pramfs_wpbench.txt.
-wpbench: initramfs
-	@qemu/figures pramfs_wpbench
 
 clean:
 	rm -rf build

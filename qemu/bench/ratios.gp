@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The benchmark's chart: PRAMFS's speed over each other's, per key figure.
 # gnuplot -e "out='ratios.png'; dat='ratios.dat'" ratios.gp
-set terminal png size 1100,520 font ",10"
+set terminal png size 1100,520 font ",10" noenhanced
 set output out
 set title "PRAMFS speed ratios (above 1: PRAMFS faster)"
 set style data histograms

@@ -198,7 +198,9 @@ def main():
                 "\"+++++\" is bonnie++'s mark for a phase too fast for its "
                 "0.5 s clock.\n\n")
         f.write("\n".join(full) + "\n")
-        f.write("\nNotes from the guest: " + "; ".join(n for n in notes if "fio direct" in n) + ".\n")
+        direct = sorted({n.replace(" fio ", ": fio ") for n in notes if " fio direct=" in n})
+        f.write("\nfio ran with `--direct=1` where the filesystem takes O_DIRECT: "
+                + ", ".join(direct) + ".\n")
     with open(os.path.join(outdir, "ratios.dat"), "w") as f:
         f.write('label "/ ext4-DAX" "/ tmpfs" "/ memcpy" "on / off"\n')
         for label, r in dat:
