@@ -40,7 +40,7 @@ static int die(const char *what)
 	return 1;
 }
 
-static void entry(char *buf, size_t len, const char *dir, unsigned int i)
+static void entry_path(char *buf, size_t len, const char *dir, unsigned int i)
 {
 	snprintf(buf, len, "%s/entry-%06u", dir, i);
 }
@@ -100,7 +100,7 @@ static int cmd_meta(const char *dir, unsigned int n, size_t size)
 		return die(dir);
 	t0 = now_us();
 	for (i = 0; i < n; i++) {
-		entry(path, sizeof(path), dir, i);
+		entry_path(path, sizeof(path), dir, i);
 		fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0644);
 		if (fd < 0 || write(fd, buf, size) != (ssize_t)size || close(fd))
 			return die("create");
@@ -108,14 +108,14 @@ static int cmd_meta(const char *dir, unsigned int n, size_t size)
 	printf("create %.1f\n", n / (now_us() - t0) * 1e6);
 	t0 = now_us();
 	for (i = 0; i < n; i++) {
-		entry(path, sizeof(path), dir, i);
+		entry_path(path, sizeof(path), dir, i);
 		if (stat(path, &st) || (size_t)st.st_size != size)
 			return die("stat");
 	}
 	printf("stat %.1f\n", n / (now_us() - t0) * 1e6);
 	t0 = now_us();
 	for (i = 0; i < n; i++) {
-		entry(path, sizeof(path), dir, i);
+		entry_path(path, sizeof(path), dir, i);
 		if (unlink(path))
 			return die("unlink");
 	}
@@ -134,7 +134,7 @@ static int cmd_create(const char *dir, unsigned int n)
 		return die(dir);
 	t0 = now_us();
 	for (i = 0; i < n; i++) {
-		entry(path, sizeof(path), dir, i);
+		entry_path(path, sizeof(path), dir, i);
 		fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0644);
 		if (fd < 0 || close(fd))
 			return die("create");
@@ -154,7 +154,7 @@ static int cmd_lookup(const char *dir, unsigned int n)
 		return die("malloc");
 	t0 = now_us();
 	for (i = 0; i < n; i++) {
-		entry(path, sizeof(path), dir, order[i]);
+		entry_path(path, sizeof(path), dir, order[i]);
 		if (stat(path, &st))
 			return die("stat");
 	}
