@@ -2,7 +2,8 @@
 /*
  * KUnit tests for the PRAMFS block map arithmetic: the largest file per
  * block size, where a file block sits in the row/column map, and which
- * blocks a byte range or a file size covers; and lookups and hole/data
+ * blocks a byte range or a file size covers, blocks per page and the
+ * pages a read fault maps; and lookups and hole/data
  * searches over a small block map built in memory.
  */
 #include <kunit/test.h>
@@ -22,6 +23,9 @@ static const struct size_case size_cases[] = {
 	{ 11, 512, 512ULL << 20 },
 	{ 12, 1024, 4ULL << 30 },
 };
+
+/* Blocks per 4 KiB page: only bs=4096 maps the NVRAM itself. */
+static const u32 page_blocks[] = { 8, 4, 2, 1 };
 
 static void size_desc(const struct size_case *c, char *desc)
 {
@@ -46,6 +50,8 @@ static void max_size_test(struct kunit *test)
 			-EFBIG);
 	KUNIT_EXPECT_EQ(test, pram_blocks_for_size(c->bits, c->max_size),
 			last + 1);
+	KUNIT_EXPECT_EQ(test, pram_page_blocks(c->bits),
+			page_blocks[c->bits - 9]);
 }
 
 /* ---- pramfs_blockmap: indexing ---- */
@@ -147,11 +153,54 @@ static void blocks_for_size_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pram_blocks_for_size(c->bits, c->size), c->blocks);
 }
 
+/* ---- pramfs_blockmap: the pages a read fault maps ---- */
+
+struct window_case {
+	const char *name;
+	pgoff_t pgoff, first, last;	/* in: mappable pages [first, last) */
+	bool more;			/* pages besides pgoff */
+	pgoff_t wfirst, wlast;		/* out, when more */
+};
+
+static const struct window_case window_cases[] = {
+	{ "whole group", 5, 0, 100, true, 0, 16 },
+	{ "group start", 16, 0, 100, true, 16, 32 },
+	{ "group end", 31, 0, 100, true, 16, 32 },
+	{ "cut by the mapping's start", 20, 18, 100, true, 18, 32 },
+	{ "cut by the size", 33, 0, 35, true, 32, 35 },
+	{ "cut both ways", 40, 39, 42, true, 39, 42 },
+	{ "one page left", 47, 47, 100, false },
+	{ "only page of the file", 0, 0, 1, false },
+	{ "past the size", 35, 0, 35, false },
+	{ "before the mapping", 3, 4, 100, false },
+};
+
+static void window_desc(const struct window_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(window, window_cases, window_desc);
+
+static void fault_window_test(struct kunit *test)
+{
+	const struct window_case *c = test->param_value;
+	pgoff_t first = c->first, last = c->last;
+
+	KUNIT_ASSERT_EQ(test, pram_fault_window(c->pgoff, &first, &last),
+			c->more);
+	if (!c->more)
+		return;
+	KUNIT_EXPECT_EQ(test, first, c->wfirst);
+	KUNIT_EXPECT_EQ(test, last, c->wlast);
+	KUNIT_EXPECT_LE(test, last - first, PRAM_FAULT_AROUND);
+}
+
 static struct kunit_case pramfs_blockmap_cases[] = {
 	KUNIT_CASE_PARAM(max_size_test, size_gen_params),
 	KUNIT_CASE_PARAM(index_test, index_gen_params),
 	KUNIT_CASE_PARAM(range_test, range_gen_params),
 	KUNIT_CASE_PARAM(blocks_for_size_test, blocks_gen_params),
+	KUNIT_CASE_PARAM(fault_window_test, window_gen_params),
 	{}
 };
 

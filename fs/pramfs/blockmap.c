@@ -2,9 +2,12 @@
 /*
  * PRAMFS block map arithmetic: a regular file's inode points to a row
  * block of little-endian u32 block numbers of column blocks, whose
- * entries are the block numbers of the data blocks. Pure code.
+ * entries are the block numbers of the data blocks; and which pages of
+ * a mapping those blocks make. Pure code.
  */
 #include <linux/errno.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
 #include "pramfs.h"
 
 /**
@@ -84,6 +87,42 @@ u64 pram_blocks_for_size(u32 bits, u64 size)
 	return (size + (1ULL << bits) - 1) >> bits;
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_blocks_for_size);
+
+/**
+ * pram_page_blocks() - blocks in a page
+ * @bits: log2 of the block size, at most PAGE_SHIFT
+ *
+ * A mapping maps the NVRAM itself only when this is 1; with more, the
+ * blocks of a page need not lie together and pages are copies.
+ */
+u32 pram_page_blocks(u32 bits)
+{
+	return 1U << (PAGE_SHIFT - bits);
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_page_blocks);
+
+/**
+ * pram_fault_window() - the pages a read fault at @pgoff maps
+ * @pgoff: the page that faulted
+ * @first: in, the first page that may be mapped; out, the window's first
+ * @last: in, the page past the last that may be; out, past the window's
+ *
+ * The window is the PRAM_FAULT_AROUND-aligned group of pages holding
+ * @pgoff, cut to [@first, @last) (the mapping and the file's size).
+ *
+ * Return: true if the window holds pages besides @pgoff.
+ */
+bool pram_fault_window(pgoff_t pgoff, pgoff_t *first, pgoff_t *last)
+{
+	pgoff_t start = round_down(pgoff, PRAM_FAULT_AROUND);
+
+	if (pgoff < *first || pgoff >= *last)
+		return false;
+	*first = max(*first, start);
+	*last = min(*last, start + PRAM_FAULT_AROUND);
+	return *last - *first > 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_fault_window);
 
 /*
  * Entry @idx of the map block @block of the image at @base: a block

@@ -119,6 +119,26 @@ static int pram_map_corrupt(struct inode *inode)
 	return -EUCLEAN;
 }
 
+/**
+ * pram_data_block() - the data block holding file block @fblock
+ * @inode: a regular file
+ * @fblock: block index within the file
+ *
+ * The map is read without a lock: its entries are single aligned words,
+ * set only after the blocks they name are written, and a block is freed
+ * only under the file's i_rwsem and invalidate_lock, both held.
+ *
+ * Return: the block number, 0 for a hole, or -EUCLEAN (logged).
+ */
+long pram_data_block(struct inode *inode, u64 fblock)
+{
+	struct pram_sb_info *sbi = PRAM_SB(inode->i_sb);
+	long block = pram_map_lookup(&sbi->geo, sbi->virt_addr,
+				     pram_row_block(inode), fblock);
+
+	return block < 0 ? pram_map_corrupt(inode) : block;
+}
+
 /* A block from @res, or a single new one without a reservation. */
 static int pram_take_block(struct super_block *sb, struct pram_reserve *res,
 			   u32 *block)
@@ -401,6 +421,7 @@ static ssize_t pram_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
 	struct file *file = iocb->ki_filp;
 	struct inode *inode = file_inode(file);
+	blkcnt_t blocks;
 	ssize_t ret;
 
 	if (iocb->ki_flags & IOCB_NOWAIT) {
@@ -415,8 +436,11 @@ static ssize_t pram_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	ret = file_remove_privs(file);
 	if (ret)
 		goto unlock_inode;
+	blocks = inode->i_blocks;
 	ret = pram_write_blocks(inode, iocb->ki_pos, from);
 	if (ret > 0) {
+		pram_mmap_written(inode, iocb->ki_pos, ret,
+				  inode->i_blocks != blocks);
 		iocb->ki_pos += ret;
 		if (iocb->ki_pos > i_size_read(inode))
 			i_size_write(inode, iocb->ki_pos);
@@ -434,9 +458,8 @@ static ssize_t pram_read_blocks(struct inode *inode, loff_t pos,
 				struct iov_iter *to)
 {
 	struct super_block *sb = inode->i_sb;
-	struct pram_sb_info *sbi = PRAM_SB(sb);
 	loff_t size = i_size_read(inode);
-	u32 bs = sb->s_blocksize, row = pram_row_block(inode);
+	u32 bs = sb->s_blocksize;
 	ssize_t read = 0;
 	size_t len, done;
 	long block;
@@ -444,10 +467,9 @@ static ssize_t pram_read_blocks(struct inode *inode, loff_t pos,
 	while (pos < size && iov_iter_count(to)) {
 		len = min_t(size_t, iov_iter_count(to), bs - (pos & (bs - 1)));
 		len = min_t(loff_t, len, size - pos);
-		block = pram_map_lookup(&sbi->geo, sbi->virt_addr, row,
-					pos >> sb->s_blocksize_bits);
+		block = pram_data_block(inode, pos >> sb->s_blocksize_bits);
 		if (block < 0)
-			return read ?: pram_map_corrupt(inode);
+			return read ?: block;
 		if (block)
 			done = _copy_mc_to_iter(pram_block_addr(sb, block) +
 						(pos & (bs - 1)), len, to);
@@ -615,38 +637,54 @@ static void pram_truncate_blocks(struct inode *inode, u64 from)
 static int pram_zero_tail(struct inode *inode, loff_t size)
 {
 	struct super_block *sb = inode->i_sb;
-	struct pram_sb_info *sbi = PRAM_SB(sb);
 	u32 off = size & (sb->s_blocksize - 1);
 	long block;
 
 	if (!off)
 		return 0;
-	block = pram_map_lookup(&sbi->geo, sbi->virt_addr, pram_row_block(inode),
-				size >> sb->s_blocksize_bits);
+	block = pram_data_block(inode, size >> sb->s_blocksize_bits);
 	if (block <= 0)
-		return block < 0 ? pram_map_corrupt(inode) : 0;
+		return block;
 	pram_zero_range(sb, pram_block_addr(sb, block) + off,
 			sb->s_blocksize - off);
 	return 0;
 }
 
-static int pram_setsize(struct inode *inode, loff_t size)
+static void pram_set_size_now(struct inode *inode, loff_t size)
 {
-	loff_t old = i_size_read(inode);
-	int err;
-
-	if (size < old) {
-		err = pram_zero_tail(inode, size);
-		if (err)
-			return err;
-	}
-	/* The size shrinks before the blocks go: none is ever past EOF and free. */
 	i_size_write(inode, size);
 	inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));
 	pram_update_inode(inode);
-	if (size < old)
-		pram_truncate_blocks(inode, pram_blocks_for_size(inode->i_blkbits,
-								 size));
+}
+
+/*
+ * Shrinking: the size goes first, then the mappings of the pages past it
+ * (private copies too), then the blocks. invalidate_lock keeps a page
+ * fault from mapping a block between its lookup and the unmap, so a
+ * freed block is never reachable through a mapping.
+ */
+static int pram_shrink(struct inode *inode, loff_t size)
+{
+	struct address_space *mapping = inode->i_mapping;
+	int err;
+
+	filemap_invalidate_lock(mapping);
+	err = pram_zero_tail(inode, size);
+	if (err)
+		goto unlock_mapping;
+	pram_set_size_now(inode, size);
+	truncate_pagecache(inode, size);
+	pram_truncate_blocks(inode, pram_blocks_for_size(inode->i_blkbits, size));
+unlock_mapping:
+	filemap_invalidate_unlock(mapping);
+	return err;
+}
+
+static int pram_setsize(struct inode *inode, loff_t size)
+{
+	if (size < i_size_read(inode))
+		return pram_shrink(inode, size);
+	pram_set_size_now(inode, size);
 	return 0;
 }
 
@@ -713,6 +751,7 @@ static long pram_fallocate(struct file *file, int mode, loff_t offset,
 {
 	struct inode *inode = file_inode(file);
 	u64 fblock, last;
+	blkcnt_t blocks;
 	bool grow;
 	long err;
 
@@ -725,11 +764,14 @@ static long pram_fallocate(struct file *file, int mode, loff_t offset,
 		err = file_remove_privs(file);
 	if (err)
 		goto unlock_inode;
+	blocks = inode->i_blocks;
 	pram_block_range(inode->i_blkbits, offset, len, &fblock, &last);
 	for (; fblock <= last && !err; fblock++) {
 		err = pram_alloc_zeroed(inode, fblock);
 		cond_resched();
 	}
+	if (inode->i_blocks != blocks)
+		pram_mmap_written(inode, offset, len, true);
 	if (!err && grow) {
 		i_size_write(inode, offset + len);
 		inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));
@@ -754,6 +796,7 @@ const struct file_operations pram_file_operations = {
 	.llseek		= pram_file_llseek,
 	.read_iter	= pram_read_iter,
 	.write_iter	= pram_write_iter,
+	.mmap		= pram_file_mmap,
 	.open		= pram_file_open,
 	.fsync		= noop_fsync,	/* every write is durable on return */
 	.splice_read	= copy_splice_read,

@@ -87,6 +87,7 @@ void pram_set_ops(struct inode *inode, dev_t rdev)
 	case S_IFREG:
 		inode->i_op = &pram_file_inode_operations;
 		inode->i_fop = &pram_file_operations;
+		inode->i_mapping->a_ops = &pram_aops;
 		break;
 	case S_IFDIR:
 		inode->i_op = &pram_dir_inode_operations;

@@ -59,6 +59,9 @@ struct pram_mount_opts {
 #define PRAM_WP_SLOTS		511
 #define PRAM_WP_MAX_PAGES	16	/* the most one window covers */
 
+/* Pages a read fault of a mapping maps at once (mmap.c), aligned. */
+#define PRAM_FAULT_AROUND	16
+
 struct pram_wp_pool {
 	void		*area;			/* nslots pages */
 	unsigned int	nslots;			/* fewer on a small filesystem */
@@ -176,6 +179,9 @@ int pram_map_index(u32 bits, u64 fblock, u32 *row, u32 *col);
 u64 pram_block_range(u32 bits, u64 pos, u64 len, u64 *first, u64 *last);
 u64 pram_blocks_for_size(u32 bits, u64 size);
 
+u32 pram_page_blocks(u32 bits);
+bool pram_fault_window(pgoff_t pgoff, pgoff_t *first, pgoff_t *last);
+
 long pram_map_lookup(const struct pram_geometry *g, const void *base,
 		     u32 row_block, u64 fblock);
 s64 pram_map_seek(const struct pram_geometry *g, const void *base,
@@ -215,7 +221,14 @@ extern const struct inode_operations pram_file_inode_operations;
 int pram_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
 		 struct iattr *attr);
 u32 pram_row_block(struct inode *inode);
+long pram_data_block(struct inode *inode, u64 fblock);
 void pram_free_data(struct inode *inode);
+
+/* mmap.c */
+extern const struct address_space_operations pram_aops;
+int pram_file_mmap(struct file *file, struct vm_area_struct *vma);
+void pram_mmap_written(struct inode *inode, loff_t pos, size_t len,
+		       bool new_blocks);
 
 /* inode.c */
 struct inode *pram_iget(struct super_block *sb, u32 ino);

@@ -61,20 +61,6 @@ static unsigned long long dense_blocks(unsigned long long n, unsigned int bs)
 	return n ? n + (n + entries - 1) / entries + 1 : 0;
 }
 
-static long long meminfo_kb(const char *key)
-{
-	char line[256];
-	long long v = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, strlen(key)))
-			v = strtoll(line + strlen(key), NULL, 10);
-	if (f)
-		fclose(f);
-	return v;
-}
-
 FIXTURE(io) {
 	struct nvram nv;
 	unsigned int bs;

@@ -193,6 +193,21 @@ static inline long check_pattern(const uint8_t *buf, size_t len,
 	return -1;
 }
 
+/* A figure of /proc/meminfo in KiB, -1 if absent. */
+static inline long long meminfo_kb(const char *key)
+{
+	char line[256];
+	long long v = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key)))
+			v = strtoll(line + strlen(key), NULL, 10);
+	if (f)
+		fclose(f);
+	return v;
+}
+
 static inline long first_nonzero(const uint8_t *buf, size_t len)
 {
 	size_t i;

@@ -3,8 +3,8 @@
  * PRAMFS write-protection tests, with the fault module (pramfs_fault):
  * an exception-guarded kernel store aimed at the superblock, its copy,
  * an inode, a directory entry, the bitmap and a data block must fault
- * and leave the NVRAM unchanged byte for byte; with noprotect the same
- * store lands (so the test can fail). Then the probes again while
+ * and leave the NVRAM unchanged byte for byte, also while the file is
+ * mapped; with noprotect the same store lands (so the test can fail). Then the probes again while
  * another process writes to the filesystem, so that the windows of
  * legitimate writes are open meanwhile.
  *
@@ -139,6 +139,34 @@ TEST_F(wp, probes_at_each_place)
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(8, read(fd, buf, sizeof(buf)));
 	EXPECT_STREQ("aimed at", buf);
+	close(fd);
+}
+
+/*
+ * User mappings of a file are separate from the kernel's mapping of the
+ * NVRAM, which stays read-only while they exist and are written to.
+ */
+TEST_F(wp, kernel_mapping_read_only_while_file_mapped)
+{
+	int fd = open(at("d/f"), O_RDWR);
+	uint64_t before;
+	char *shared, *priv;
+
+	ASSERT_LE(0, fd);
+	shared = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	priv = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	ASSERT_NE(MAP_FAILED, shared);
+	ASSERT_NE(MAP_FAILED, priv);
+	ASSERT_EQ(0, memcmp(shared, "aimed at", 8));
+	priv[0] = 'A';
+	before = nvram_hash(&self->nv);
+	ASSERT_NE(0, before);
+	EXPECT_EQ(variant->expect, probe("data", at("d/f")));
+	EXPECT_EQ(before, nvram_hash(&self->nv));
+	EXPECT_EQ(0, memcmp(shared, "aimed at", 8));
+	EXPECT_EQ(0, memcmp(priv, "Aimed at", 8));
+	munmap(shared, 4096);
+	munmap(priv, 4096);
 	close(fd);
 }
 
