@@ -11,7 +11,8 @@
 # BENCH_FS_MB (each filesystem), BENCH_FIO_MB (per fio job), BENCH_CHAR_MB,
 # BENCH_BON_MB and BENCH_BON_N (bonnie++ -s per-character, -s for blocks,
 # -n), BENCH_META_N (small files),
-# BENCH_ENTRIES (one directory), BENCH_MOUNT_MB (mount time).
+# BENCH_ENTRIES (one directory), BENCH_MOUNT_MB (mount time), BENCH_EXEC_N
+# (program starts).
 set -u
 export PATH=/bench:/usr/bin:$PATH
 M=/mnt/b
@@ -155,6 +156,18 @@ entries_runs() {
 	done
 }
 
+# Mappings: a file written, then mapped (cold) and read through; and the
+# time to start a static program stored on the filesystem BENCH_EXEC_N
+# times (pramfs_bench itself, which exits at once).
+mmap_runs() {
+	pramfs_bench mkfile $M/mm "$BENCH_FIO_MB" && cold "$fs" &&
+		pramfs_bench mmapread $M/mm | emit mmap MB/s
+	rm -f $M/mm
+	cp /bench/pramfs_bench $M/prog && cold "$fs" &&
+		pramfs_bench exec $M/prog "$BENCH_EXEC_N" | emit exec ms
+	rm -f $M/prog
+}
+
 mount_runs() {
 	local mb
 	for mb in $BENCH_MOUNT_MB; do
@@ -190,6 +203,7 @@ for rep in $(seq "$BENCH_REPS"); do
 		t2=$(date +%s)
 		meta_runs
 		entries_runs
+		mmap_runs
 		umount $M
 		note "$fs seconds: fio $((t1 - t0)), bonnie++ $((t2 - t1)), metadata $(($(date +%s) - t2))"
 	done

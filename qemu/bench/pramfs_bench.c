@@ -13,16 +13,25 @@
  *   readdir DIR N             list DIR, checking N entries: us per entry
  *   mount TYPE SRC DIR OPTS   one mount(2): us
  *   odirect DIR               exit 0 if the filesystem takes O_DIRECT
+ *   mkfile FILE MB            write FILE: MB in 1 MiB writes, then fsync
+ *   mmapread FILE             map FILE shared and read-only, and read it
+ *                             start to end, 8 bytes at a time: MB/s
+ *   exec PROG N               run "PROG noop" N times, one after the
+ *                             other: ms for all N
+ *   noop                      exit 0 at once
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -206,6 +215,67 @@ static int cmd_odirect(const char *dir)
 	return 0;
 }
 
+static int cmd_mkfile(const char *path, unsigned long mb)
+{
+	char *buf = malloc(1 << 20);
+	int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
+	unsigned long i;
+
+	if (!buf || fd < 0)
+		return die(path);
+	for (i = 0; i < mb; i++) {
+		memset(buf, i + 1, 1 << 20);
+		if (write(fd, buf, 1 << 20) != 1 << 20)
+			return die("write");
+	}
+	return fsync(fd) || close(fd) ? die("fsync") : 0;
+}
+
+static int cmd_mmapread(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	const uint64_t *w;
+	uint64_t sum = 0;
+	struct stat st;
+	size_t i;
+	double t0;
+
+	if (fd < 0 || fstat(fd, &st))
+		return die(path);
+	t0 = now_us();
+	w = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (w == MAP_FAILED)
+		return die("mmap");
+	for (i = 0; i < st.st_size / sizeof(*w); i++)
+		sum += w[i];
+	munmap((void *)w, st.st_size);
+	printf("seq-read %.1f\n", st.st_size / (now_us() - t0));
+	close(fd);
+	/* Each MiB i is bytes i + 1: the sum proves every byte was read. */
+	return sum == 0;
+}
+
+static int cmd_exec(const char *prog, unsigned int n)
+{
+	unsigned int i;
+	int status;
+	double t0;
+	pid_t pid;
+
+	t0 = now_us();
+	for (i = 0; i < n; i++) {
+		pid = fork();
+		if (!pid) {
+			execl(prog, prog, "noop", (char *)NULL);
+			_exit(127);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) != pid || status)
+			return die(prog);
+	}
+	printf("start-%ux %.2f\n", n, (now_us() - t0) / 1e3);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -226,6 +296,14 @@ int main(int argc, char **argv)
 		return cmd_mount(argv[2], argv[3], argv[4], argv[5]);
 	if (!strcmp(cmd, "odirect") && argc == 3)
 		return cmd_odirect(argv[2]);
+	if (!strcmp(cmd, "mkfile") && argc == 4)
+		return cmd_mkfile(argv[2], strtoul(argv[3], NULL, 0));
+	if (!strcmp(cmd, "mmapread") && argc == 3)
+		return cmd_mmapread(argv[2]);
+	if (!strcmp(cmd, "exec") && argc == 4)
+		return cmd_exec(argv[2], strtoul(argv[3], NULL, 0));
+	if (!strcmp(cmd, "noop") && argc == 2)
+		return 0;
 	fprintf(stderr, "usage: see the comment at the top of pramfs_bench.c\n");
 	return 2;
 }
