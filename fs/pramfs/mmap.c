@@ -127,8 +127,9 @@ static vm_fault_t pram_fault(struct vm_fault *vmf)
 
 /*
  * ptrace and /proc/PID/mem: get_user_pages() finds no page behind a
- * special PTE, so reads of the NVRAM come here. Writes never do: a
- * private mapping gets its own copy first, and a shared one is read-only.
+ * special PTE, so their reads of the NVRAM come here. Their writes come
+ * here only for a shared mapping (a private one is copied first), and
+ * are refused.
  */
 static int pram_access(struct vm_area_struct *vma, unsigned long addr,
 		       void *buf, int len, int write)
