@@ -50,16 +50,24 @@ static pgoff_t pram_size_pages(struct inode *inode)
 	return DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE);
 }
 
+/*
+ * The block behind page @pgoff (block size = page size): a block number,
+ * 0 for a hole, -ERANGE past the end of the file, or -EUCLEAN.
+ */
+static long pram_page_block(struct inode *inode, pgoff_t pgoff)
+{
+	if (pgoff >= pram_size_pages(inode))
+		return -ERANGE;
+	return pram_data_block(inode, pgoff);
+}
+
 /* The frame to map for page @pgoff: its block's, or the zero page's. */
 static vm_fault_t pram_page_pfn(struct inode *inode, pgoff_t pgoff,
 				unsigned long addr, pfn_t *pfn)
 {
 	struct pram_sb_info *sbi = PRAM_SB(inode->i_sb);
-	long block;
+	long block = pram_page_block(inode, pgoff);
 
-	if (pgoff >= pram_size_pages(inode))
-		return VM_FAULT_SIGBUS;
-	block = pram_data_block(inode, pgoff);
 	if (block < 0)
 		return VM_FAULT_SIGBUS;
 	if (!block)
@@ -145,9 +153,7 @@ static int pram_access(struct vm_area_struct *vma, unsigned long addr,
 		return -EACCES;
 	len = min_t(int, len, PAGE_SIZE - off);
 	filemap_invalidate_lock_shared(mapping);
-	if (pgoff >= pram_size_pages(inode))
-		goto unlock_mapping;
-	block = pram_data_block(inode, pgoff);
+	block = pram_page_block(inode, pgoff);
 	if (block < 0)
 		goto unlock_mapping;
 	if (!block)

@@ -114,6 +114,21 @@ static uint8_t *map(int fd, size_t len, int prot, int flags)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+/*
+ * Map @len bytes of @fd twice, shared read-only and private writable;
+ * 0 if both read as the pattern @seed.
+ */
+static int map_both(int fd, size_t len, unsigned int seed, uint8_t **shared,
+		    uint8_t **priv)
+{
+	*shared = map(fd, len, PROT_READ, MAP_SHARED);
+	*priv = map(fd, len, PROT_READ | PROT_WRITE, MAP_PRIVATE);
+	if (!*shared || !*priv)
+		return -1;
+	return check_pattern(*shared, len, seed, 0) < 0 &&
+	       check_pattern(*priv, len, seed, 0) < 0 ? 0 : -1;
+}
+
 FIXTURE(mm) {
 	struct nvram nv;
 	unsigned int bs;
@@ -283,12 +298,7 @@ TEST_F(mm, coherent_with_write)
 	uint8_t *shared, *priv, buf[300];
 
 	ASSERT_LE(0, fd);
-	shared = map(fd, 3 * PG, PROT_READ, MAP_SHARED);
-	priv = map(fd, 3 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE);
-	ASSERT_NE(NULL, shared);
-	ASSERT_NE(NULL, priv);
-	EXPECT_EQ(-1, check_pattern(shared, 3 * PG, 5, 0));
-	EXPECT_EQ(-1, check_pattern(priv, 3 * PG, 5, 0));
+	ASSERT_EQ(0, map_both(fd, 3 * PG, 5, &shared, &priv));
 	priv[2 * PG] = 0;	/* this page is the process's own now */
 
 	fill_pattern(buf, sizeof(buf), 6, PG - 100);
@@ -362,12 +372,7 @@ TEST_F(mm, truncate_while_mapped)
 	int i;
 
 	ASSERT_LE(0, fd);
-	shared = map(fd, 4 * PG, PROT_READ, MAP_SHARED);
-	priv = map(fd, 4 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE);
-	ASSERT_NE(NULL, shared);
-	ASSERT_NE(NULL, priv);
-	EXPECT_EQ(-1, check_pattern(shared, 4 * PG, 9, 0));
-	EXPECT_EQ(-1, check_pattern(priv, 4 * PG, 9, 0));
+	ASSERT_EQ(0, map_both(fd, 4 * PG, 9, &shared, &priv));
 	priv[3 * PG] = 1;
 
 	ASSERT_EQ(0, ftruncate(fd, 100));
