@@ -119,6 +119,15 @@ static int pram_map_corrupt(struct inode *inode)
 	return -EUCLEAN;
 }
 
+/* The data block of @fblock in the map under @row, or -EUCLEAN (logged). */
+static long pram_map_block(struct inode *inode, u32 row, u64 fblock)
+{
+	struct pram_sb_info *sbi = PRAM_SB(inode->i_sb);
+	long block = pram_map_lookup(&sbi->geo, sbi->virt_addr, row, fblock);
+
+	return block < 0 ? pram_map_corrupt(inode) : block;
+}
+
 /**
  * pram_data_block() - the data block holding file block @fblock
  * @inode: a regular file
@@ -132,11 +141,7 @@ static int pram_map_corrupt(struct inode *inode)
  */
 long pram_data_block(struct inode *inode, u64 fblock)
 {
-	struct pram_sb_info *sbi = PRAM_SB(inode->i_sb);
-	long block = pram_map_lookup(&sbi->geo, sbi->virt_addr,
-				     pram_row_block(inode), fblock);
-
-	return block < 0 ? pram_map_corrupt(inode) : block;
+	return pram_map_block(inode, pram_row_block(inode), fblock);
 }
 
 /* A block from @res, or a single new one without a reservation. */
@@ -459,7 +464,7 @@ static ssize_t pram_read_blocks(struct inode *inode, loff_t pos,
 {
 	struct super_block *sb = inode->i_sb;
 	loff_t size = i_size_read(inode);
-	u32 bs = sb->s_blocksize;
+	u32 bs = sb->s_blocksize, row = pram_row_block(inode);
 	ssize_t read = 0;
 	size_t len, done;
 	long block;
@@ -467,7 +472,7 @@ static ssize_t pram_read_blocks(struct inode *inode, loff_t pos,
 	while (pos < size && iov_iter_count(to)) {
 		len = min_t(size_t, iov_iter_count(to), bs - (pos & (bs - 1)));
 		len = min_t(loff_t, len, size - pos);
-		block = pram_data_block(inode, pos >> sb->s_blocksize_bits);
+		block = pram_map_block(inode, row, pos >> sb->s_blocksize_bits);
 		if (block < 0)
 			return read ?: block;
 		if (block)
