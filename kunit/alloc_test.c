@@ -254,19 +254,20 @@ struct itable_case {
 	u32 hint;
 	int err;
 	u32 want;
+	u32 free;		/* what pram_itable_count_free() finds */
 };
 
 /* 1M at bs=4096, N=100: 126 inodes, numbers 2 to 127. */
 static const struct itable_case itable_cases[] = {
-	{ "empty: after the root", 0, 0, 3, 0, 3 },
-	{ "hint is the root", 0, 0, 2, 0, 3 },
-	{ "hint honoured", 0, 0, 50, 0, 50 },
-	{ "skips used inodes", 3, 60, 3, 0, 61 },
-	{ "last inode", 3, 126, 3, 0, 127 },
-	{ "wraps round", 40, 127, 41, 0, 3 },
-	{ "hint out of range", 0, 0, 128, 0, 3 },
-	{ "hint is a superblock", 0, 0, 1, 0, 3 },
-	{ "full table", 3, 127, 9, -ENOSPC, 0 },
+	{ "empty: after the root", 0, 0, 3, 0, 3, 125 },
+	{ "hint is the root", 0, 0, 2, 0, 3, 125 },
+	{ "hint honoured", 0, 0, 50, 0, 50, 125 },
+	{ "skips used inodes", 3, 60, 3, 0, 61, 67 },
+	{ "last inode", 3, 126, 3, 0, 127, 1 },
+	{ "wraps round", 40, 127, 41, 0, 3, 37 },
+	{ "hint out of range", 0, 0, 128, 0, 3, 125 },
+	{ "hint is a superblock", 0, 0, 1, 0, 3, 125 },
+	{ "full table", 3, 127, 9, -ENOSPC, 0, 0 },
 };
 
 static void itable_desc(const struct itable_case *c, char *desc)
@@ -295,6 +296,52 @@ static void itable_test(struct kunit *test)
 			c->err);
 	if (!c->err)
 		KUNIT_EXPECT_EQ(test, got, c->want);
+	KUNIT_EXPECT_EQ(test, pram_itable_count_free(itable, &g), c->free);
+}
+
+/*
+ * ---- pramfs_hint: where the next search starts ----
+ *
+ * A hint read from NVRAM that is out of range, and the hint after the
+ * last inode or block, start again at the beginning: a hint stored one
+ * past the end once made a full filesystem unmountable.
+ */
+struct hint_case {
+	const char *name;
+	bool block;		/* a block hint, else an inode hint */
+	u32 hint, want;
+};
+
+/* 1M at bs=4096, N=100: inodes 2 to 127, data blocks 5 to 255. */
+static const struct hint_case hint_cases[] = {
+	{ "inode in range", false, 50, 50 },
+	{ "the last inode", false, 127, 127 },
+	{ "one past the last inode", false, 128, PRAM_ROOT_INO },
+	{ "inode 0", false, 0, PRAM_ROOT_INO },
+	{ "inode ~0", false, U32_MAX, PRAM_ROOT_INO },
+	{ "block in range", true, 100, 100 },
+	{ "the last block", true, 255, 255 },
+	{ "one past the last block", true, 256, 5 },
+	{ "a metadata block", true, 4, 5 },
+	{ "block 0", true, 0, 5 },
+};
+
+static void hint_desc(const struct hint_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(hint, hint_cases, hint_desc);
+
+static void hint_test(struct kunit *test)
+{
+	const struct hint_case *c = test->param_value;
+	struct pram_geometry g;
+	const char *why;
+
+	KUNIT_ASSERT_EQ(test, pram_geometry_compute(&g, MiB, 4096, 0, 100, &why), 0);
+	KUNIT_ASSERT_EQ(test, g.data_start, 5);
+	KUNIT_EXPECT_EQ(test, c->block ? pram_block_hint(&g, c->hint) :
+			pram_ino_hint(&g, c->hint), c->want);
 }
 
 static struct kunit_case pramfs_bitmap_cases[] = {
@@ -308,6 +355,7 @@ static struct kunit_case pramfs_bitmap_cases[] = {
 
 static struct kunit_case pramfs_itable_cases[] = {
 	KUNIT_CASE_PARAM(itable_test, itable_gen_params),
+	KUNIT_CASE_PARAM(hint_test, hint_gen_params),
 	{}
 };
 

@@ -330,9 +330,94 @@ static void seek_test(struct kunit *test)
 			c->found);
 }
 
+/*
+ * pram_map_check() over a clean map: row 3 names columns 4 (data 6 and
+ * 7) and 5 (data 9): 6 blocks. Each case breaks one thing.
+ */
+#define CHECK_BLOCKS	6
+
+struct check_case {
+	const char *name;
+	u32 row_block;
+	void (*mutate)(void *image);
+	u32 blocks;		/* when the map is good */
+	const char *why;	/* NULL: good */
+};
+
+static void *check_image(struct kunit *test)
+{
+	void *image = kunit_kzalloc(test, map_geo.size, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, image);
+	map_set(image, MAP_ROW, 0, 4);
+	map_set(image, MAP_ROW, 2, 5);
+	map_set(image, 4, 1, 6);
+	map_set(image, 4, 2, 7);
+	map_set(image, 5, 0, 9);
+	return image;
+}
+
+static void ck_nothing(void *image) { }
+static void ck_column_out(void *image) { map_set(image, MAP_ROW, 5, 99); }
+static void ck_data_meta(void *image) { map_set(image, 5, 64, 1); }
+static void ck_column_row(void *image) { map_set(image, MAP_ROW, 1, MAP_ROW); }
+static void ck_data_row(void *image) { map_set(image, 4, 3, MAP_ROW); }
+static void ck_data_own_column(void *image) { map_set(image, 4, 3, 4); }
+static void ck_last_entries(void *image)
+{
+	map_set(image, MAP_ROW, 127, 10);
+	map_set(image, 10, 127, 11);
+}
+
+static const struct check_case check_cases[] = {
+	{ "a clean map", MAP_ROW, ck_nothing, CHECK_BLOCKS, NULL },
+	{ "no row block", 0, ck_nothing, 0, NULL },
+	{ "an empty row block", 12, ck_nothing, 1, NULL },
+	{ "the last entries of row and column", MAP_ROW, ck_last_entries,
+	  CHECK_BLOCKS + 2, NULL },
+	{ "row block in the metadata", 1, ck_nothing, 0,
+	  "block map outside the data area" },
+	{ "column outside the image", MAP_ROW, ck_column_out, 0,
+	  "block map entry outside the data area" },
+	{ "data block in the metadata", MAP_ROW, ck_data_meta, 0,
+	  "block map entry outside the data area" },
+	{ "column naming its own row block", MAP_ROW, ck_column_row, 0,
+	  "block map entry names a block of the map" },
+	{ "data block naming the row block", MAP_ROW, ck_data_row, 0,
+	  "block map entry names a block of the map" },
+	{ "data block naming its column", MAP_ROW, ck_data_own_column, 0,
+	  "block map entry names a block of the map" },
+};
+
+static void check_desc(const struct check_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(check, check_cases, check_desc);
+
+static void check_test(struct kunit *test)
+{
+	const struct check_case *c = test->param_value;
+	void *image = check_image(test);
+	const char *why = NULL;
+	u32 blocks = ~0U;
+	int err;
+
+	c->mutate(image);
+	err = pram_map_check(&map_geo, image, c->row_block, &blocks, &why);
+	if (!c->why) {
+		KUNIT_EXPECT_EQ_MSG(test, err, 0, "refused: %s", why);
+		KUNIT_EXPECT_EQ(test, blocks, c->blocks);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, err, -EINVAL);
+	KUNIT_EXPECT_STREQ(test, why, c->why);
+}
+
 static struct kunit_case pramfs_map_cases[] = {
 	KUNIT_CASE_PARAM(lookup_test, lookup_gen_params),
 	KUNIT_CASE_PARAM(seek_test, seek_gen_params),
+	KUNIT_CASE_PARAM(check_test, check_gen_params),
 	{}
 };
 

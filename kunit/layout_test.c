@@ -101,7 +101,9 @@ static void sb_zero(struct pram_super_block *ps) { memset(ps, 0, sizeof(*ps)); }
 static void sb_revision(struct pram_super_block *ps) { ps->s_revision = cpu_to_le32(2); }
 static void sb_incompat(struct pram_super_block *ps) { ps->s_feature_incompat = cpu_to_le32(1); }
 static void sb_compat(struct pram_super_block *ps) { ps->s_feature_compat = cpu_to_le32(1); }
-static void sb_journal(struct pram_super_block *ps) { ps->s_journal = cpu_to_le64(7); }
+static void sb_journal(struct pram_super_block *ps) { ps->s_journal = cpu_to_le32(7); }
+static void sb_reserved(struct pram_super_block *ps) { ps->s_reserved = cpu_to_le16(1); }
+static void sb_state(struct pram_super_block *ps) { ps->s_state = cpu_to_le16(0xffff); }
 static void sb_size(struct pram_super_block *ps) { le64_add_cpu(&ps->s_size, MiB); }
 static void sb_tiny(struct pram_super_block *ps) { ps->s_size = cpu_to_le64(1000); }
 static void sb_bs(struct pram_super_block *ps) { ps->s_blocksize = cpu_to_le32(3000); }
@@ -110,6 +112,7 @@ static void sb_bitmap(struct pram_super_block *ps) { le32_add_cpu(&ps->s_bitmap_
 static void sb_free_blocks(struct pram_super_block *ps) { le32_add_cpu(&ps->s_free_blocks_count, 1); }
 static void sb_free_inodes(struct pram_super_block *ps) { le32_add_cpu(&ps->s_free_inodes_count, 1); }
 static void sb_hint(struct pram_super_block *ps) { ps->s_free_blocknr_hint = cpu_to_le32(1); }
+static void sb_ino_hint(struct pram_super_block *ps) { le32_add_cpu(&ps->s_free_inode_hint, 1000); }
 
 static void sb_swap(struct pram_super_block *ps)
 {
@@ -127,6 +130,9 @@ static const struct super_case super_cases[] = {
 	{ "unknown incompat feature", sb_incompat, true,
 	  "unknown incompatible features" },
 	{ "reserved journal field", sb_journal, true, "reserved field set" },
+	{ "reserved field after the state", sb_reserved, true,
+	  "reserved field set" },
+	{ "unknown state bits are kept, not refused", sb_state, true, NULL },
 	{ "size does not fit the geometry", sb_size, true,
 	  "geometry does not match the size" },
 	{ "size too small for anything", sb_tiny, true,
@@ -136,12 +142,11 @@ static const struct super_case super_cases[] = {
 	{ "inode count not block-rounded", sb_inodes, true,
 	  "geometry does not match the size" },
 	{ "bitmap moved", sb_bitmap, true, "geometry does not match the size" },
-	{ "more free blocks than blocks", sb_free_blocks, true,
-	  "free counts out of range" },
-	{ "every inode free, root too", sb_free_inodes, true,
-	  "free counts out of range" },
-	{ "block hint in the metadata", sb_hint, true,
-	  "allocation hints out of range" },
+	/* Counts and hints are advisory: the mount repairs them. */
+	{ "more free blocks than blocks", sb_free_blocks, true, NULL },
+	{ "every inode free, root too", sb_free_inodes, true, NULL },
+	{ "block hint in the metadata", sb_hint, true, NULL },
+	{ "inode hint past the table", sb_ino_hint, true, NULL },
 };
 
 static void super_desc(const struct super_case *c, char *desc)
@@ -199,13 +204,14 @@ static void super_csum_covers_every_byte(struct kunit *test)
 /* ---- pramfs_inode ---- */
 
 #define TEST_INO	5
+#define TEST_TARGET	5	/* a symlink's target length */
 
 struct inode_case {
 	const char *name;
 	umode_t mode;
 	void (*mutate)(struct pram_inode *pi, const struct pram_geometry *g);
 	u32 check_ino;		/* 0: TEST_INO */
-	bool resum;
+	bool resum;		/* checksum again after mutating */
 	const char *why;
 };
 
@@ -267,9 +273,116 @@ static void pi_blocks(struct pram_inode *pi, const struct pram_geometry *g)
 	pi->i_blocks = cpu_to_le32(g->blocks_count);
 }
 
+static void pi_one_block(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_blocks = cpu_to_le32(1);
+}
+
+static void pi_blocks_0(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_blocks = 0;
+}
+
+static void pi_links(struct pram_inode *pi, u16 n)
+{
+	pi->i_links_count = cpu_to_le16(n);
+}
+
+static void pi_links_0(struct pram_inode *pi, const struct pram_geometry *g) { pi_links(pi, 0); }
+static void pi_links_1(struct pram_inode *pi, const struct pram_geometry *g) { pi_links(pi, 1); }
+static void pi_links_2(struct pram_inode *pi, const struct pram_geometry *g) { pi_links(pi, 2); }
+static void pi_links_max(struct pram_inode *pi, const struct pram_geometry *g) { pi_links(pi, 65535); }
+
+static void pi_flags(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_flags = cpu_to_le32(1U << 31);
+}
+
+static void pi_xattr(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_xattr = cpu_to_le32(g->data_start);
+}
+
+static void pi_size(struct pram_inode *pi, u64 size)
+{
+	pi->i_size = cpu_to_le64(size);
+}
+
+static void pi_size_max(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi_size(pi, pram_max_file_size(g->blocksize_bits));
+}
+
+static void pi_size_past(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi_size(pi, pram_max_file_size(g->blocksize_bits) + 1);
+}
+
+static void pi_size_neg(struct pram_inode *pi, const struct pram_geometry *g) { pi_size(pi, -1ULL); }
+static void pi_size_10(struct pram_inode *pi, const struct pram_geometry *g) { pi_size(pi, 10); }
+static void pi_size_0(struct pram_inode *pi, const struct pram_geometry *g) { pi_size(pi, 0); }
+
+static void pi_size_bs(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi_size(pi, g->blocksize);
+}
+
+static void pi_no_row(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_type.reg.row_block = 0;
+}
+
+static void pi_reg_reserved(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_type.reg.reserved = cpu_to_le32(1);
+}
+
+static void pi_rdev(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_type.dev.rdev = cpu_to_le32(0x801);
+}
+
+static void pi_dev_reserved(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_type.dev.reserved = cpu_to_le32(1);
+}
+
+static void pi_name(struct pram_inode *pi, const char *name, size_t len)
+{
+	memset(pi->i_name, 0, PRAM_NAME_LEN);
+	memcpy(pi->i_name, name, len);
+}
+
+static void pi_name_empty(struct pram_inode *pi, const struct pram_geometry *g) { pi_name(pi, "", 0); }
+static void pi_name_slash(struct pram_inode *pi, const struct pram_geometry *g) { pi_name(pi, "a/b", 3); }
+static void pi_name_nul(struct pram_inode *pi, const struct pram_geometry *g) { pi_name(pi, "ab\0cd", 5); }
+static void pi_name_dot(struct pram_inode *pi, const struct pram_geometry *g) { pi_name(pi, ".", 1); }
+static void pi_name_dotdot(struct pram_inode *pi, const struct pram_geometry *g) { pi_name(pi, "..", 2); }
+static void pi_name_dots(struct pram_inode *pi, const struct pram_geometry *g) { pi_name(pi, "...", 3); }
+
+static void pi_name_full(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	memset(pi->i_name, 'x', PRAM_NAME_LEN);
+}
+
+/* The root: a directory named by nothing, its own parent, in no list. */
+static void pi_root(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi_name(pi, "", 0);
+}
+
+static void pi_root_listed(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi_root(pi, g);
+	pi->i_next = cpu_to_le32(7);
+}
+
 static const struct inode_case inode_cases[] = {
 	{ "regular file", S_IFREG | 0644, pi_nothing, 0, false, NULL },
 	{ "directory with entries", S_IFDIR | 0755, pi_dir, 0, true, NULL },
+	{ "symlink", S_IFLNK | 0777, pi_nothing, 0, false, NULL },
+	{ "character device", S_IFCHR | 0600, pi_rdev, 0, true, NULL },
+	{ "fifo", S_IFIFO | 0600, pi_nothing, 0, false, NULL },
 	{ "row block is the last block", S_IFREG | 0644, pi_row_last, 0, true,
 	  NULL },
 	{ "free inode", S_IFREG | 0644, pi_free, 0, true, "inode is free" },
@@ -283,14 +396,74 @@ static const struct inode_case inode_cases[] = {
 	  "directory links out of range" },
 	{ "parent is the superblock copy", S_IFREG | 0644, pi_parent, 0, true,
 	  "directory links out of range" },
-	{ "list head without tail", S_IFDIR | 0755, pi_half_list, 0, true,
-	  "directory list out of range" },
+	{ "list head without tail: the list scan's to judge", S_IFDIR | 0755,
+	  pi_half_list, 0, true, NULL },
 	{ "row block in the metadata", S_IFREG | 0644, pi_row_meta, 0, true,
 	  "block map out of range" },
 	{ "row block past the end", S_IFLNK | 0777, pi_row_end, 0, true,
 	  "block map out of range" },
 	{ "more blocks than the filesystem", S_IFREG | 0644, pi_blocks, 0, true,
 	  "block count out of range" },
+	/* Link counts: 2 or more for a directory, 1 for the rest. */
+	{ "file without links", S_IFREG | 0644, pi_links_0, 0, true,
+	  "bad link count" },
+	{ "file with two links", S_IFREG | 0644, pi_links_2, 0, true,
+	  "bad link count" },
+	{ "directory with one link", S_IFDIR | 0755, pi_links_1, 0, true,
+	  "bad link count" },
+	{ "directory without links", S_IFDIR | 0755, pi_links_0, 0, true,
+	  "bad link count" },
+	{ "directory at the link limit", S_IFDIR | 0755, pi_links_max, 0, true,
+	  NULL },
+	{ "symlink with two links", S_IFLNK | 0777, pi_links_2, 0, true,
+	  "bad link count" },
+	/* Fields no feature defines yet. */
+	{ "unknown inode flag", S_IFREG | 0644, pi_flags, 0, true,
+	  "unknown inode flags" },
+	{ "xattr block", S_IFREG | 0644, pi_xattr, 0, true,
+	  "extended attribute block without the feature" },
+	{ "reserved half of a file's map", S_IFREG | 0644, pi_reg_reserved, 0,
+	  true, "reserved field set" },
+	{ "reserved half of a device", S_IFBLK | 0600, pi_dev_reserved, 0, true,
+	  "reserved field set" },
+	{ "fifo with a device number", S_IFIFO | 0600, pi_rdev, 0, true,
+	  "reserved field set" },
+	/* Sizes and block counts by type. */
+	{ "largest file", S_IFREG | 0644, pi_size_max, 0, true, NULL },
+	{ "file past s_maxbytes", S_IFREG | 0644, pi_size_past, 0, true,
+	  "size out of range" },
+	{ "negative size", S_IFREG | 0644, pi_size_neg, 0, true,
+	  "size out of range" },
+	{ "file with blocks but no map", S_IFREG | 0644, pi_one_block, 0, true,
+	  "block count without a block map" },
+	{ "directory with a size", S_IFDIR | 0755, pi_size_10, 0, true,
+	  "size out of range" },
+	{ "directory with blocks", S_IFDIR | 0755, pi_one_block, 0, true,
+	  "block count without a block map" },
+	{ "device with a size", S_IFCHR | 0600, pi_size_10, 0, true,
+	  "size out of range" },
+	{ "empty symlink", S_IFLNK | 0777, pi_size_0, 0, true,
+	  "size out of range" },
+	{ "symlink of a whole block", S_IFLNK | 0777, pi_size_bs, 0, true,
+	  "size out of range" },
+	{ "symlink without its block", S_IFLNK | 0777, pi_no_row, 0, true,
+	  "block count without a block map" },
+	{ "symlink block not counted", S_IFLNK | 0777, pi_blocks_0, 0, true,
+	  "symlink block not counted" },
+	/* Names. */
+	{ "48-byte name", S_IFREG | 0644, pi_name_full, 0, true, NULL },
+	{ "name of three dots", S_IFREG | 0644, pi_name_dots, 0, true, NULL },
+	{ "empty name", S_IFREG | 0644, pi_name_empty, 0, true, "empty name" },
+	{ "name with a slash", S_IFREG | 0644, pi_name_slash, 0, true,
+	  "name contains '/'" },
+	{ "name with a NUL inside", S_IFREG | 0644, pi_name_nul, 0, true,
+	  "name contains NUL" },
+	{ "name .", S_IFDIR | 0755, pi_name_dot, 0, true, "name is . or .." },
+	{ "name ..", S_IFREG | 0644, pi_name_dotdot, 0, true,
+	  "name is . or .." },
+	{ "root", S_IFDIR | 0755, pi_root, PRAM_ROOT_INO, true, NULL },
+	{ "root in a list", S_IFDIR | 0755, pi_root_listed, PRAM_ROOT_INO, true,
+	  "root directory in a list" },
 };
 
 static void inode_desc(const struct inode_case *c, char *desc)
@@ -298,6 +471,22 @@ static void inode_desc(const struct inode_case *c, char *desc)
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
 KUNIT_ARRAY_PARAM(inode, inode_cases, inode_desc);
+
+/* A valid in-use inode of type @mode, entry "entry" of the root. */
+static void make_inode(struct pram_inode *pi, umode_t mode,
+		       const struct pram_geometry *g)
+{
+	pi->i_mode = cpu_to_le16(mode);
+	pi->i_links_count = cpu_to_le16(S_ISDIR(mode) ? 2 : 1);
+	pi->i_parent = cpu_to_le32(PRAM_ROOT_INO);
+	strscpy(pi->i_name, "entry", PRAM_NAME_LEN);
+	if (S_ISLNK(mode)) {
+		pi->i_type.reg.row_block = cpu_to_le32(g->data_start);
+		pi->i_blocks = cpu_to_le32(1);
+		pi->i_size = cpu_to_le64(TEST_TARGET);
+	}
+	pi->i_csum = cpu_to_le32(pram_inode_csum(pi, TEST_INO));
+}
 
 static void inode_test(struct kunit *test)
 {
@@ -311,18 +500,14 @@ static void inode_test(struct kunit *test)
 	pi = kunit_kzalloc(test, sizeof(*pi), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, pi);
 	KUNIT_ASSERT_EQ(test, pram_geometry_compute(&g, MiB, 1024, 0, 0, &why), 0);
-	pi->i_mode = cpu_to_le16(c->mode);
-	pi->i_links_count = cpu_to_le16(1);
-	pi->i_parent = cpu_to_le32(PRAM_ROOT_INO);
-	strscpy(pi->i_name, "entry", PRAM_NAME_LEN);
-	pi->i_csum = cpu_to_le32(pram_inode_csum(pi, TEST_INO));
+	make_inode(pi, c->mode, &g);
 	c->mutate(pi, &g);
 	if (c->resum)
-		pi->i_csum = cpu_to_le32(pram_inode_csum(pi, TEST_INO));
+		pi->i_csum = cpu_to_le32(pram_inode_csum(pi, ino));
 
 	err = pram_inode_check(pi, ino, &g, &why);
 	if (!c->why) {
-		KUNIT_EXPECT_EQ(test, err, 0);
+		KUNIT_EXPECT_EQ_MSG(test, err, 0, "refused: %s", why);
 		return;
 	}
 	KUNIT_EXPECT_EQ(test, err, -EINVAL);

@@ -150,3 +150,22 @@ int pram_itable_find_free(const void *itable, const struct pram_geometry *g,
 	return -ENOSPC;
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_itable_find_free);
+
+/**
+ * pram_itable_count_free() - count the free inodes of the table
+ * @itable: the inode table (the inode PRAM_ROOT_INO first)
+ * @g: the geometry
+ *
+ * Reads every slot's mode: run at mount only when the count in the
+ * superblock cannot be trusted (no clean unmount before).
+ */
+u32 pram_itable_count_free(const void *itable, const struct pram_geometry *g)
+{
+	const struct pram_inode *pi = itable;
+	u32 i, free = 0;
+
+	for (i = 0; i < g->inodes_count; i++)
+		free += !pi[i].i_mode;
+	return free;
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_itable_count_free);

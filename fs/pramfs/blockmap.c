@@ -213,3 +213,81 @@ s64 pram_map_seek(const struct pram_geometry *g, const void *base,
 	return end;
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_map_seek);
+
+/* Why @v, an entry of a map block, is not a data block other than @a and @b. */
+static const char *pram_map_entry_bad(const struct pram_geometry *g, u32 v,
+				      u32 a, u32 b)
+{
+	if (!pram_block_valid(g, v))
+		return "block map entry outside the data area";
+	if (v == a || v == b)
+		return "block map entry names a block of the map";
+	return NULL;
+}
+
+/* Count the data blocks of the column @column; a reason on a bad entry. */
+static const char *pram_map_count_column(const struct pram_geometry *g,
+					 const void *base, u32 row, u32 column,
+					 u32 *blocks)
+{
+	const __le32 *map = base + pram_block_offset(g, column);
+	u32 entries = pram_map_entries(g->blocksize_bits), i, v;
+	const char *bad;
+
+	for (i = 0; i < entries; i++) {
+		v = le32_to_cpu(map[i]);
+		if (!v)
+			continue;
+		bad = pram_map_entry_bad(g, v, row, column);
+		if (bad)
+			return bad;
+		(*blocks)++;
+	}
+	return NULL;
+}
+
+/**
+ * pram_map_check() - check a regular file's block map and count its blocks
+ * @g: the geometry
+ * @base: the filesystem image
+ * @row_block: the file's row block, 0 for none
+ * @blocks: the blocks the map holds: the row block, its column blocks
+ *	    and their data blocks, as i_blocks counts them
+ * @why: on error, the reason, for the log
+ *
+ * Every column and data block must be a data block other than the row
+ * block (and, for a data block, its own column). Reads the whole map:
+ * one entry per (bs / 4) blocks of the file besides the row.
+ *
+ * Return: 0, or -EINVAL for a bad map.
+ */
+int pram_map_check(const struct pram_geometry *g, const void *base,
+		   u32 row_block, u32 *blocks, const char **why)
+{
+	u32 entries = pram_map_entries(g->blocksize_bits), r, column;
+	const char *bad = NULL;
+	const __le32 *rows;
+
+	*blocks = 0;
+	if (!row_block)
+		return 0;
+	if (!pram_block_valid(g, row_block)) {
+		*why = "block map outside the data area";
+		return -EINVAL;
+	}
+	rows = base + pram_block_offset(g, row_block);
+	*blocks = 1;
+	for (r = 0; r < entries && !bad; r++) {
+		column = le32_to_cpu(rows[r]);
+		if (!column)
+			continue;
+		bad = pram_map_entry_bad(g, column, row_block, row_block) ?:
+		      pram_map_count_column(g, base, row_block, column, blocks);
+		(*blocks)++;
+	}
+	if (!bad)
+		return 0;
+	*why = bad;
+	return -EINVAL;
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_map_check);

@@ -12,6 +12,7 @@
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/stat.h>
+#include <linux/string.h>
 #include "pramfs.h"
 
 #define PRAM_MAX_INODES		(U32_MAX - PRAM_ROOT_INO)
@@ -117,7 +118,8 @@ EXPORT_SYMBOL_IF_KUNIT(pram_geometry_compute);
  * @ps: the superblock, zeroed by the caller
  * @g: its geometry
  *
- * Every inode but the root and every data block start free.
+ * Every inode but the root and every data block start free, and the
+ * counts say so exactly: the state is clean.
  */
 void pram_super_format(struct pram_super_block *ps,
 		       const struct pram_geometry *g)
@@ -134,6 +136,7 @@ void pram_super_format(struct pram_super_block *ps,
 	ps->s_free_blocknr_hint = cpu_to_le32(g->data_start);
 	ps->s_bitmap_start = cpu_to_le32(g->bitmap_start);
 	ps->s_bitmap_blocks = cpu_to_le32(g->bitmap_blocks);
+	ps->s_state = cpu_to_le16(PRAM_STATE_CLEAN);
 	ps->s_csum = cpu_to_le32(pram_super_csum(ps));
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_super_format);
@@ -155,21 +158,6 @@ static int pram_super_check_geometry(const struct pram_super_block *ps,
 	return 0;
 }
 
-static int pram_super_check_counts(const struct pram_super_block *ps,
-				   const struct pram_geometry *g,
-				   const char **why)
-{
-	u32 hint_blk = le32_to_cpu(ps->s_free_blocknr_hint);
-	u32 hint_ino = le32_to_cpu(ps->s_free_inode_hint);
-
-	if (le32_to_cpu(ps->s_free_blocks_count) > g->blocks_count - g->data_start ||
-	    le32_to_cpu(ps->s_free_inodes_count) >= g->inodes_count)
-		return pram_fail(why, "free counts out of range");
-	if (!pram_block_valid(g, hint_blk) || !pram_ino_valid(g, hint_ino))
-		return pram_fail(why, "allocation hints out of range");
-	return 0;
-}
-
 /**
  * pram_super_check() - validate a superblock read from NVRAM
  * @ps: the superblock
@@ -177,7 +165,8 @@ static int pram_super_check_counts(const struct pram_super_block *ps,
  * @why: on error, the reason, for the mount log
  *
  * Unknown ro_compat features are left to the caller, which knows
- * whether the mount is read-only.
+ * whether the mount is read-only. The free counts and allocation hints
+ * are not checked: they are advisory, and the mount repairs them.
  *
  * Return: 0 if @ps describes a filesystem this code can mount, else
  * -EINVAL.
@@ -193,11 +182,9 @@ int pram_super_check(const struct pram_super_block *ps, struct pram_geometry *g,
 		return pram_fail(why, "unknown format revision");
 	if (le32_to_cpu(ps->s_feature_incompat) & ~PRAM_FEATURE_INCOMPAT_SUPP)
 		return pram_fail(why, "unknown incompatible features");
-	if (ps->s_journal)
+	if (ps->s_reserved || ps->s_journal)
 		return pram_fail(why, "reserved field set");
-	if (pram_super_check_geometry(ps, g, why))
-		return -EINVAL;
-	return pram_super_check_counts(ps, g, why);
+	return pram_super_check_geometry(ps, g, why);
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_super_check);
 
@@ -220,14 +207,96 @@ static int pram_inode_check_refs(const struct pram_inode *pi, umode_t mode,
 		return pram_fail(why, "directory links out of range");
 	if (S_ISDIR(mode) &&
 	    (!pram_ino_ok(g, pi->i_type.dir.head) ||
-	     !pram_ino_ok(g, pi->i_type.dir.tail) ||
-	     !pi->i_type.dir.head != !pi->i_type.dir.tail))
+	     !pram_ino_ok(g, pi->i_type.dir.tail)))
 		return pram_fail(why, "directory list out of range");
 	if ((S_ISREG(mode) || S_ISLNK(mode)) &&
 	    !pram_block_ok(g, pi->i_type.reg.row_block))
 		return pram_fail(why, "block map out of range");
 	if (le32_to_cpu(pi->i_blocks) > g->blocks_count - g->data_start)
 		return pram_fail(why, "block count out of range");
+	return 0;
+}
+
+/* Hard links do not exist yet: a directory has 2 or more, the rest 1. */
+static int pram_inode_check_links(const struct pram_inode *pi, umode_t mode,
+				  const char **why)
+{
+	u16 links = le16_to_cpu(pi->i_links_count);
+
+	if (S_ISDIR(mode) ? links < 2 : links != 1)
+		return pram_fail(why, "bad link count");
+	return 0;
+}
+
+/*
+ * What each type may hold: a regular file up to s_maxbytes and a block
+ * map (its block count is checked against the map by the caller); a
+ * symlink a target of 1 to bs - 1 bytes in one block; the others
+ * nothing. Reserved halves of i_type are zero.
+ */
+static int pram_inode_check_size(const struct pram_inode *pi, umode_t mode,
+				 const struct pram_geometry *g,
+				 const char **why)
+{
+	u64 size = le64_to_cpu(pi->i_size);
+	u32 blocks = le32_to_cpu(pi->i_blocks);
+	bool mapped = S_ISREG(mode) || S_ISLNK(mode);
+	bool dev = S_ISCHR(mode) || S_ISBLK(mode);
+
+	if (mapped && pi->i_type.reg.reserved)
+		return pram_fail(why, "reserved field set");
+	if (!mapped && !S_ISDIR(mode) &&
+	    (pi->i_type.dev.reserved || (!dev && pi->i_type.dev.rdev)))
+		return pram_fail(why, "reserved field set");
+	if (blocks && (!mapped || !pi->i_type.reg.row_block))
+		return pram_fail(why, "block count without a block map");
+	if (S_ISREG(mode) && size > pram_max_file_size(g->blocksize_bits))
+		return pram_fail(why, "size out of range");
+	if (S_ISLNK(mode) && (!size || size >= g->blocksize))
+		return pram_fail(why, "size out of range");
+	if (!mapped && size)
+		return pram_fail(why, "size out of range");
+	if (S_ISLNK(mode) && blocks != 1)
+		return pram_fail(why, "symlink block not counted");
+	return 0;
+}
+
+/**
+ * pram_name_check() - is an entry's name valid?
+ * @pi: the entry
+ * @why: if not, the reason
+ *
+ * 1 to PRAM_NAME_LEN bytes, NUL-padded, without '/', not "." or "..".
+ *
+ * Return: 0 or -EINVAL.
+ */
+int pram_name_check(const struct pram_inode *pi, const char **why)
+{
+	u32 len = pram_name_len(pi), i;
+
+	if (!len)
+		return pram_fail(why, "empty name");
+	for (i = len; i < PRAM_NAME_LEN; i++)
+		if (pi->i_name[i])
+			return pram_fail(why, "name contains NUL");
+	if (memchr(pi->i_name, '/', len))
+		return pram_fail(why, "name contains '/'");
+	if (pi->i_name[0] == '.' &&
+	    (len == 1 || (len == 2 && pi->i_name[1] == '.')))
+		return pram_fail(why, "name is . or ..");
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_name_check);
+
+/* The root is named by nothing and in no list; every other is an entry. */
+static int pram_inode_check_entry(const struct pram_inode *pi, u32 ino,
+				  const char **why)
+{
+	if (ino != PRAM_ROOT_INO)
+		return pram_name_check(pi, why);
+	if (le32_to_cpu(pi->i_parent) != PRAM_ROOT_INO || pi->i_next ||
+	    pi->i_prev)
+		return pram_fail(why, "root directory in a list");
 	return 0;
 }
 
@@ -238,8 +307,11 @@ static int pram_inode_check_refs(const struct pram_inode *pi, umode_t mode,
  * @g: the filesystem's geometry
  * @why: on error, the reason, for the log
  *
- * Every reference the inode holds (entry links, directory list, block
- * map) must name an inode or block inside the filesystem.
+ * Everything that can be checked from the record alone: checksum, type,
+ * link count, size, flags, that every reference it holds (entry links,
+ * directory list, block map) names an inode or block inside the
+ * filesystem, and the name. The block count of a regular file against
+ * its map is pram_map_check()'s.
  *
  * Return: 0 or -EINVAL.
  */
@@ -258,7 +330,15 @@ int pram_inode_check(const struct pram_inode *pi, u32 ino,
 	    !S_ISCHR(mode) && !S_ISBLK(mode) && !S_ISFIFO(mode) &&
 	    !S_ISSOCK(mode))
 		return pram_fail(why, "bad file type");
-	return pram_inode_check_refs(pi, mode, g, why);
+	if (le32_to_cpu(pi->i_flags) & ~PRAM_INODE_FLAGS_KNOWN)
+		return pram_fail(why, "unknown inode flags");
+	if (pi->i_xattr)
+		return pram_fail(why, "extended attribute block without the feature");
+	if (pram_inode_check_links(pi, mode, why) ||
+	    pram_inode_check_refs(pi, mode, g, why) ||
+	    pram_inode_check_size(pi, mode, g, why))
+		return -EINVAL;
+	return pram_inode_check_entry(pi, ino, why);
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_inode_check);
 

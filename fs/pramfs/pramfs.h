@@ -137,6 +137,7 @@ int pram_super_check(const struct pram_super_block *ps, struct pram_geometry *g,
 		     const char **why);
 int pram_inode_check(const struct pram_inode *pi, u32 ino,
 		     const struct pram_geometry *g, const char **why);
+int pram_name_check(const struct pram_inode *pi, const char **why);
 __le64 pram_time_pack(struct timespec64 ts);
 struct timespec64 pram_time_unpack(__le64 t);
 
@@ -149,6 +150,21 @@ static inline bool pram_ino_valid(const struct pram_geometry *g, u32 ino)
 static inline bool pram_block_valid(const struct pram_geometry *g, u32 block)
 {
 	return block >= g->data_start && block < g->blocks_count;
+}
+
+/*
+ * Allocation hints: where the next search starts. A hint read from NVRAM
+ * that is out of range starts at the beginning; the hint after the last
+ * inode or block wraps round to the first.
+ */
+static inline u32 pram_ino_hint(const struct pram_geometry *g, u32 ino)
+{
+	return pram_ino_valid(g, ino) ? ino : PRAM_ROOT_INO;
+}
+
+static inline u32 pram_block_hint(const struct pram_geometry *g, u32 block)
+{
+	return pram_block_valid(g, block) ? block : g->data_start;
 }
 
 static inline u64 pram_ino_offset(u32 ino)
@@ -171,6 +187,20 @@ int pram_bitmap_free(void *bitmap, const struct pram_geometry *g, u32 block);
 u32 pram_bitmap_count_free(const void *bitmap, const struct pram_geometry *g);
 int pram_itable_find_free(const void *itable, const struct pram_geometry *g,
 			  u32 hint, u32 *ino);
+u32 pram_itable_count_free(const void *itable, const struct pram_geometry *g);
+
+/* dirlist.c: pure code over a directory's entry list in an image */
+struct pram_dir_scan {
+	u32	members;	/* entries found */
+	u32	recovered;	/* of which found from the tail, past a break */
+	u32	last;		/* the last entry the forward chain reached */
+	bool	broken;		/* the forward chain ends in a bad link */
+	bool	consistent;	/* every back link and the tail agree with it */
+};
+
+typedef int (*pram_dir_scan_fn)(void *arg, u32 ino, const struct pram_inode *pi);
+int pram_dir_scan(const struct pram_geometry *g, const void *base, u32 dir,
+		  pram_dir_scan_fn fn, void *arg, struct pram_dir_scan *scan);
 
 /* blockmap.c: pure block map arithmetic */
 u32 pram_map_entries(u32 bits);
@@ -186,6 +216,8 @@ long pram_map_lookup(const struct pram_geometry *g, const void *base,
 		     u32 row_block, u64 fblock);
 s64 pram_map_seek(const struct pram_geometry *g, const void *base,
 		  u32 row_block, u64 from, u64 end, bool data);
+int pram_map_check(const struct pram_geometry *g, const void *base,
+		   u32 row_block, u32 *blocks, const char **why);
 
 /* nvram.c */
 int pram_map(struct super_block *sb, u64 size);

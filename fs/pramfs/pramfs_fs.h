@@ -36,6 +36,7 @@
 #define PRAM_ITABLE_OFFSET	(2 * PRAM_SB_SIZE)
 #define PRAM_ROOT_INO		(PRAM_ITABLE_OFFSET >> PRAM_INODE_BITS)
 #define PRAM_NAME_LEN		48	/* not NUL-terminated when full */
+#define PRAM_LINK_MAX		65535	/* i_links_count is 16 bits */
 
 /* Default inode table: 5% of the space, one inode per 20 inode sizes. */
 #define PRAM_DEF_BYTES_PER_INODE (20 * PRAM_INODE_SIZE)
@@ -48,6 +49,18 @@
 #define PRAM_FEATURE_COMPAT_SUPP	0
 #define PRAM_FEATURE_RO_COMPAT_SUPP	0
 #define PRAM_FEATURE_INCOMPAT_SUPP	0
+
+/*
+ * s_state. CLEAN is set by a clean unmount (or a remount read-only) and
+ * cleared by a read-write mount: while it is set, the free counts in the
+ * superblock are exact. ERRORS records that corruption was found; the
+ * kernel never clears it, fsck.pramfs does. Unknown bits are kept.
+ */
+#define PRAM_STATE_CLEAN	0x0001
+#define PRAM_STATE_ERRORS	0x0002
+
+/* i_flags: no flag is defined yet, so any bit set is corruption. */
+#define PRAM_INODE_FLAGS_KNOWN	0
 
 /*
  * Timestamps: one __le64 each, seconds since the epoch (signed, 34 bits:
@@ -81,7 +94,9 @@ struct pram_super_block {
 	__le32	s_mount_count;		/*  68 mounts since init= */
 	__le64	s_mtime;		/*  72 last mount time */
 	__le64	s_wtime;		/*  80 last superblock write */
-	__le64	s_journal;		/*  88 reserved (journal), zero */
+	__le16	s_state;		/*  88 PRAM_STATE_* */
+	__le16	s_reserved;		/*  90 zero */
+	__le32	s_journal;		/*  92 reserved (journal), zero */
 	__u8	s_uuid[16];		/*  96 set at init= */
 	char	s_volume_name[16];	/* 112 */
 };					/* 128 bytes */
