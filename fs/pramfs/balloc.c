@@ -4,12 +4,16 @@
  * the pure allocators of alloc.c, and keeps the free counts and search
  * hints with them.
  *
- * The bitmap is the truth about blocks: the free block count and hint
- * live in memory (counted from the bitmap at mount) and are written to
- * the superblock by sync_fs, at unmount or sync(2), so that allocating a
- * block writes one bitmap word and not the superblock twice. The free
- * inode count and hint are written with every change, as the inode
- * table would be slow to count at mount.
+ * The bitmap and the inode table are the truth: the free counts and the
+ * search hints live in memory and are written to the superblock by
+ * sync_fs (at unmount, remount read-only and sync(2)), so that an
+ * allocation writes one bitmap word or one inode, not the superblock
+ * pair. At mount they are advisory: the free blocks are counted from the
+ * bitmap every time (a word at a time, cheap), the free inodes are taken
+ * from the superblock only after a clean unmount (the inode table is
+ * counted otherwise), and a hint out of range starts at the beginning.
+ * A count found wrong later (at an edge: none free while it says some,
+ * or the reverse) is counted again, so it never wraps.
  */
 #include "pramfs.h"
 
@@ -70,8 +74,8 @@ int pram_new_blocks(struct super_block *sb, u32 *blocks, unsigned int n)
 	}
 	if (got) {
 		pram_bitmap_take(sb, blocks, got);
-		sbi->free_blocks -= got;
-		sbi->block_hint = blocks[got - 1] + 1;
+		sbi->free_blocks -= min_t(u32, got, sbi->free_blocks);
+		sbi->block_hint = pram_block_hint(&sbi->geo, blocks[got - 1] + 1);
 	}
 	mutex_unlock(&sbi->s_lock);
 	return got ?: -ENOSPC;
@@ -113,8 +117,8 @@ void pram_free_blocks(struct super_block *sb, const u32 *blocks,
 	for (i = 0; i < n; i++) {
 		if (!pram_block_valid(&sbi->geo, blocks[i]) ||
 		    !test_bit_le(blocks[i], bitmap)) {
-			pram_err(sb, "freeing block %u: not an allocated data block",
-				 blocks[i]);
+			pram_error(sb, 0, "freeing block %u: not an allocated data block",
+				   blocks[i]);
 			continue;
 		}
 		word = pram_wp_open(sb, pram_bitmap_word(sb, blocks[i]),
@@ -124,6 +128,18 @@ void pram_free_blocks(struct super_block *sb, const u32 *blocks,
 		sbi->free_blocks++;
 	}
 	mutex_unlock(&sbi->s_lock);
+}
+
+/* Count the free inodes again, under s_lock: the count was wrong. */
+static void pram_recount_inodes(struct super_block *sb)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+	u32 was = sbi->free_inodes;
+
+	sbi->free_inodes = pram_itable_count_free(pram_get_inode(sb, PRAM_ROOT_INO),
+						  &sbi->geo);
+	pram_warn(sb, "free inode count was %u, the inode table has %u", was,
+		  sbi->free_inodes);
 }
 
 /**
@@ -137,25 +153,26 @@ void pram_free_blocks(struct super_block *sb, const u32 *blocks,
 int pram_new_ino(struct super_block *sb, umode_t mode, u32 *ino)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
-	struct pram_super_block *ps = sbi->virt_addr;
 	struct pram_inode *pi;
 	int err;
 
 	mutex_lock(&sbi->s_lock);
 	err = pram_itable_find_free(pram_get_inode(sb, PRAM_ROOT_INO),
-				    &sbi->geo,
-				    le32_to_cpu(ps->s_free_inode_hint), ino);
-	if (err)
+				    &sbi->geo, sbi->inode_hint, ino);
+	if (err) {
+		if (sbi->free_inodes)
+			pram_recount_inodes(sb);
 		goto unlock;
+	}
 	pi = pram_record_begin(sb, *ino);
 	memset(pi, 0, PRAM_INODE_SIZE);
 	pi->i_mode = cpu_to_le16(mode);
 	pram_record_end(sb, pi);
-
-	ps = pram_super_begin(sb);
-	le32_add_cpu(&ps->s_free_inodes_count, -1);
-	ps->s_free_inode_hint = cpu_to_le32(*ino + 1);
-	pram_super_commit(sb, ps);
+	if (sbi->free_inodes)
+		sbi->free_inodes--;
+	else
+		pram_recount_inodes(sb);
+	sbi->inode_hint = pram_ino_hint(&sbi->geo, *ino + 1);
 unlock:
 	mutex_unlock(&sbi->s_lock);
 	return err;
@@ -169,52 +186,96 @@ unlock:
 void pram_free_ino(struct super_block *sb, u32 ino)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
-	struct pram_super_block *ps;
 
 	mutex_lock(&sbi->s_lock);
 	pram_record_clear(sb, ino);
-
-	ps = pram_super_begin(sb);
-	le32_add_cpu(&ps->s_free_inodes_count, 1);
-	pram_super_commit(sb, ps);
+	/* The root is never free. */
+	if (sbi->free_inodes < sbi->geo.inodes_count - 1)
+		sbi->free_inodes++;
+	else
+		pram_recount_inodes(sb);
 	mutex_unlock(&sbi->s_lock);
 }
 
+/* The counts and hints of @ps: exact after a clean unmount, else advisory. */
+static void pram_load_hints(struct super_block *sb,
+			    const struct pram_super_block *ps)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+	u32 block = le32_to_cpu(ps->s_free_blocknr_hint);
+	u32 ino = le32_to_cpu(ps->s_free_inode_hint);
+
+	sbi->block_hint = pram_block_hint(&sbi->geo, block);
+	sbi->inode_hint = pram_ino_hint(&sbi->geo, ino);
+	if (sbi->block_hint != block || sbi->inode_hint != ino)
+		pram_info(sb, "allocation hints out of range (block %u, inode %u): reset",
+			  block, ino);
+}
+
 /**
- * pram_count_blocks() - count the free blocks in the bitmap, at mount
+ * pram_load_counts() - the free counts and hints, at mount
  * @sb: the superblock
  *
- * A count in the superblock that differs (left by a power cut before
- * an unmount) is logged; the next sync_fs writes the right one.
+ * A count in the superblock that differs from the one found (left by a
+ * power cut, or out of range) is logged; the next sync_fs writes the
+ * right one.
  */
-void pram_count_blocks(struct super_block *sb)
+void pram_load_counts(struct super_block *sb)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
-	u32 stored = le32_to_cpu(sbi->super->s_free_blocks_count);
+	const struct pram_super_block *ps = sbi->super;
+	u32 blocks = le32_to_cpu(ps->s_free_blocks_count);
+	u32 inodes = le32_to_cpu(ps->s_free_inodes_count);
+	bool clean = le16_to_cpu(ps->s_state) & PRAM_STATE_CLEAN;
 
+	pram_load_hints(sb, ps);
 	sbi->free_blocks = pram_bitmap_count_free(pram_bitmap(sb), &sbi->geo);
-	sbi->block_hint = le32_to_cpu(sbi->super->s_free_blocknr_hint);
-	if (stored != sbi->free_blocks)
+	if (blocks != sbi->free_blocks)
 		pram_info(sb, "free blocks: %u in the bitmap, %u in the superblock",
-			  sbi->free_blocks, stored);
+			  sbi->free_blocks, blocks);
+	if (clean && inodes < sbi->geo.inodes_count) {
+		sbi->free_inodes = inodes;
+		return;
+	}
+	sbi->free_inodes = pram_itable_count_free(pram_get_inode(sb, PRAM_ROOT_INO),
+						  &sbi->geo);
+	if (inodes != sbi->free_inodes)
+		pram_info(sb, "free inodes: %u in the inode table, %u in the superblock",
+			  sbi->free_inodes, inodes);
 }
 
 /**
- * pram_sync_counts() - write the free block count and hint if changed
+ * pram_sync_counts() - write the free counts and hints, and the state
  * @sb: the superblock, mounted read-write
+ * @clean: mark the filesystem cleanly unmounted (the counts exact)
+ *
+ * Writes the superblock pair only if something changed.
  */
-void pram_sync_counts(struct super_block *sb)
+void pram_sync_counts(struct super_block *sb, bool clean)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
-	struct pram_super_block *ps = sbi->virt_addr;
+	struct pram_super_block *ps = sbi->virt_addr, want;
 
 	mutex_lock(&sbi->s_lock);
-	if (le32_to_cpu(ps->s_free_blocks_count) != sbi->free_blocks ||
-	    le32_to_cpu(ps->s_free_blocknr_hint) != sbi->block_hint) {
-		ps = pram_super_begin(sb);
-		ps->s_free_blocks_count = cpu_to_le32(sbi->free_blocks);
-		ps->s_free_blocknr_hint = cpu_to_le32(sbi->block_hint);
-		pram_super_commit(sb, ps);
-	}
+	want.s_free_blocks_count = cpu_to_le32(sbi->free_blocks);
+	want.s_free_blocknr_hint = cpu_to_le32(sbi->block_hint);
+	want.s_free_inodes_count = cpu_to_le32(sbi->free_inodes);
+	want.s_free_inode_hint = cpu_to_le32(sbi->inode_hint);
 	mutex_unlock(&sbi->s_lock);
+	want.s_state = ps->s_state;
+	if (clean)
+		want.s_state |= cpu_to_le16(PRAM_STATE_CLEAN);
+	if (want.s_free_blocks_count == ps->s_free_blocks_count &&
+	    want.s_free_blocknr_hint == ps->s_free_blocknr_hint &&
+	    want.s_free_inodes_count == ps->s_free_inodes_count &&
+	    want.s_free_inode_hint == ps->s_free_inode_hint &&
+	    want.s_state == ps->s_state)
+		return;
+	ps = pram_super_begin(sb);
+	ps->s_free_blocks_count = want.s_free_blocks_count;
+	ps->s_free_blocknr_hint = want.s_free_blocknr_hint;
+	ps->s_free_inodes_count = want.s_free_inodes_count;
+	ps->s_free_inode_hint = want.s_free_inode_hint;
+	ps->s_state |= want.s_state & cpu_to_le16(PRAM_STATE_CLEAN);
+	pram_super_commit(sb, ps);
 }

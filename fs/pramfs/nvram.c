@@ -27,28 +27,39 @@ static const unsigned long pram_home_descs[] = {
 	IORES_DESC_RESERVED,
 };
 
-static int pram_add_covered(struct resource *res, void *arg)
+struct pram_range {
+	u64	start, end;	/* inclusive */
+	bool	inside;		/* found wholly inside one resource */
+};
+
+/* The walk hands each resource clipped to the range asked about. */
+static int pram_find_home(struct resource *res, void *arg)
 {
-	*(u64 *)arg += resource_size(res);
+	struct pram_range *r = arg;
+
+	if (res->start == r->start && res->end == r->end)
+		r->inside = true;
 	return 0;
 }
 
 /*
- * The whole range must be described as persistent memory or reserved
- * (memmap=nn$ss reserves undescribed NVRAM). A range that the firmware
- * leaves undescribed may be a device (the local APIC is one on x86), and
- * one that runs past the end of the NVRAM would write into whatever
- * follows it.
+ * The whole range must lie inside one resource described as persistent
+ * memory or reserved (memmap=nn$ss reserves undescribed NVRAM). A range
+ * that the firmware leaves undescribed may be a device (the local APIC
+ * is one on x86), and one that runs past the end of the NVRAM would
+ * write into whatever follows it. One resource, not a sum: resources
+ * nest (a region and its namespace), and adding them up would count the
+ * same bytes twice.
  */
 static bool pram_range_is_nvram(phys_addr_t phys, u64 len)
 {
-	u64 covered = 0;
+	struct pram_range r = { .start = phys, .end = phys + len - 1 };
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(pram_home_descs); i++)
-		walk_iomem_res_desc(pram_home_descs[i], IORESOURCE_MEM, phys,
-				    phys + len - 1, &covered, pram_add_covered);
-	return covered >= len;
+	for (i = 0; i < ARRAY_SIZE(pram_home_descs) && !r.inside; i++)
+		walk_iomem_res_desc(pram_home_descs[i], IORESOURCE_MEM, r.start,
+				    r.end, &r, pram_find_home);
+	return r.inside;
 }
 
 /**
@@ -401,19 +412,23 @@ void pram_wp_close(struct super_block *sb, void *waddr, size_t len)
 
 /**
  * pram_super_begin() - open the primary superblock for changes
- * @sb: the superblock, mounted read-write; the caller holds s_lock
+ * @sb: the superblock, mounted read-write
+ *
+ * Takes super_lock, the innermost lock: a caller may hold s_lock or a
+ * directory's locks, but no record lock and no window.
  *
  * Return: the primary superblock, inside an open write window, to be
  * closed with pram_super_commit().
  */
 struct pram_super_block *pram_super_begin(struct super_block *sb)
 {
+	mutex_lock(&PRAM_SB(sb)->super_lock);
 	return pram_wp_open(sb, PRAM_SB(sb)->virt_addr, PRAM_SB_SIZE);
 }
 
 /**
- * pram_super_commit() - checksum the superblock and refresh its copy
- * @sb: the superblock; the caller holds s_lock
+ * pram_super_commit() - checksum the superblock, refresh its copy, unlock
+ * @sb: the superblock
  * @ps: as returned by pram_super_begin()
  *
  * The primary is made durable before the copy is written, so a power
@@ -432,4 +447,5 @@ void pram_super_commit(struct super_block *sb, struct pram_super_block *ps)
 	copy = pram_wp_open(sb, primary + PRAM_SB_COPY_OFFSET, PRAM_SB_SIZE);
 	memcpy(copy, primary, PRAM_SB_SIZE);
 	pram_wp_close(sb, copy, PRAM_SB_SIZE);
+	mutex_unlock(&PRAM_SB(sb)->super_lock);
 }

@@ -37,8 +37,12 @@ struct pram_mount_opts {
 	kuid_t		uid;
 	kgid_t		gid;
 	bool		noprotect;	/* leave the NVRAM mapping writable */
+	int		errors;		/* PRAM_ERRORS_*: on corruption */
 	unsigned int	given;		/* PRAM_OPT_* bits */
 };
+
+/* errors=: what finding corrupted metadata does, as ext4's option. */
+enum { PRAM_ERRORS_CONTINUE, PRAM_ERRORS_RO, PRAM_ERRORS_PANIC };
 
 #define PRAM_OPT_PHYSADDR	BIT(0)
 #define PRAM_OPT_INIT		BIT(1)
@@ -49,6 +53,7 @@ struct pram_mount_opts {
 #define PRAM_OPT_UID		BIT(6)
 #define PRAM_OPT_GID		BIT(7)
 #define PRAM_OPT_NOPROTECT	BIT(8)
+#define PRAM_OPT_ERRORS		BIT(9)
 
 #define PRAM_DEF_ROOT_MODE	(0777 | S_ISVTX)
 
@@ -83,10 +88,14 @@ struct pram_sb_info {
 	struct pram_super_block	*super;		/* the valid superblock copy */
 	u64			map_size;	/* bytes mapped and claimed */
 	struct pram_geometry	geo;
-	/* superblock counters, bitmap, inode allocation; taken before a record lock */
+	/* the counters, bitmap, inode allocation; taken before a record lock */
 	struct mutex		s_lock;
 	u32			free_blocks;	/* under s_lock; see balloc.c */
 	u32			block_hint;	/* under s_lock */
+	u32			free_inodes;	/* under s_lock */
+	u32			inode_hint;	/* under s_lock */
+	/* writes of the superblock pair: the innermost lock */
+	struct mutex		super_lock;
 	struct mutex		record_lock[PRAM_RECORD_LOCKS];
 	struct pram_wp		wp;
 	struct pram_mount_opts	opts;
@@ -98,7 +107,10 @@ struct pram_sb_info {
  *   head and tail in its inode and the links of its entries;
  * - a regular file's i_rwsem covers its block map and data, shared for
  *   reads;
- * - s_lock covers the superblock counters, the bitmap and the inode table;
+ * - s_lock covers the free counts and hints, the bitmap and the inode
+ *   table;
+ * - super_lock covers a write of the superblock pair
+ *   (pram_super_begin/commit); nothing is taken inside it;
  * - a record lock covers one on-media inode's bytes while they and their
  *   checksum are rewritten (pram_record_begin/end). Record locks never
  *   nest.
@@ -244,8 +256,8 @@ void pram_free_blocks(struct super_block *sb, const u32 *blocks,
 		      unsigned int n);
 int pram_new_ino(struct super_block *sb, umode_t mode, u32 *ino);
 void pram_free_ino(struct super_block *sb, u32 ino);
-void pram_count_blocks(struct super_block *sb);
-void pram_sync_counts(struct super_block *sb);
+void pram_load_counts(struct super_block *sb);
+void pram_sync_counts(struct super_block *sb, bool clean);
 
 /* file.c */
 extern const struct file_operations pram_file_operations;
@@ -308,6 +320,8 @@ extern const struct inode_operations pram_special_inode_operations;
 
 /* super.c */
 __printf(2, 3) void pram_msg(struct super_block *sb, const char *fmt, ...);
+__printf(3, 4) void pram_error(struct super_block *sb, u32 ino,
+			       const char *fmt, ...);
 #define pram_err(sb, fmt, ...) \
 	pram_msg(sb, KERN_ERR fmt, ##__VA_ARGS__)
 #define pram_warn(sb, fmt, ...) \

@@ -43,10 +43,70 @@ void pram_msg(struct super_block *sb, const char *fmt, ...)
 	va_end(args);
 }
 
+/*
+ * Record in the superblock pair that corruption was found, once; only a
+ * read-write mount that is up writes it (not a mount that is failing).
+ */
+static void pram_mark_errors(struct super_block *sb)
+{
+	struct pram_super_block *ps = PRAM_SB(sb)->virt_addr;
+
+	if (sb_rdonly(sb) || !sb->s_root ||
+	    (le16_to_cpu(ps->s_state) & PRAM_STATE_ERRORS))
+		return;
+	ps = pram_super_begin(sb);
+	ps->s_state |= cpu_to_le16(PRAM_STATE_ERRORS);
+	pram_super_commit(sb, ps);
+}
+
+/**
+ * pram_error() - report corrupted metadata found at run time
+ * @sb: the superblock
+ * @ino: the inode the problem is in, or 0
+ * @fmt: what is wrong
+ *
+ * Logs it, records in the superblock that the filesystem has errors, and
+ * does what errors= says: nothing more (continue), make the filesystem
+ * read-only (remount-ro), or panic. Takes super_lock: call it with no
+ * record lock held and no window open.
+ */
+void pram_error(struct super_block *sb, u32 ino, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	if (ino)
+		pr_err("(%s): error: inode %u: %pV\n", sb->s_id, ino, &vaf);
+	else
+		pr_err("(%s): error: %pV\n", sb->s_id, &vaf);
+	va_end(args);
+	pram_mark_errors(sb);
+	switch (PRAM_SB(sb)->opts.errors) {
+	case PRAM_ERRORS_PANIC:
+		panic("pramfs (%s): panic forced after error\n", sb->s_id);
+	case PRAM_ERRORS_RO:
+		if (sb_rdonly(sb))
+			break;
+		pr_crit("(%s): remounting filesystem read-only\n", sb->s_id);
+		sb->s_flags |= SB_RDONLY;
+		break;
+	}
+}
+
 /* ---- mount options ---- */
 
 enum { Opt_physaddr, Opt_init, Opt_bs, Opt_bpi, Opt_N, Opt_mode, Opt_uid,
-	Opt_gid, Opt_noprotect };
+	Opt_gid, Opt_noprotect, Opt_errors };
+
+static const struct constant_table pram_param_errors[] = {
+	{ "continue",	PRAM_ERRORS_CONTINUE },
+	{ "remount-ro",	PRAM_ERRORS_RO },
+	{ "panic",	PRAM_ERRORS_PANIC },
+	{}
+};
 
 static const struct fs_parameter_spec pram_fs_parameters[] = {
 	fsparam_u64("physaddr",	Opt_physaddr),
@@ -58,6 +118,7 @@ static const struct fs_parameter_spec pram_fs_parameters[] = {
 	fsparam_uid("uid",	Opt_uid),
 	fsparam_gid("gid",	Opt_gid),
 	fsparam_flag("noprotect", Opt_noprotect),
+	fsparam_enum("errors",	Opt_errors, pram_param_errors),
 	{}
 };
 
@@ -158,6 +219,9 @@ static int pram_parse_param(struct fs_context *fc, struct fs_parameter *param)
 	case Opt_noprotect:
 		opts->noprotect = true;
 		break;
+	case Opt_errors:
+		opts->errors = result.uint_32;
+		break;
 	default:
 		err = pram_parse_numbers(fc, param, opt, &result);
 	}
@@ -241,10 +305,10 @@ static int pram_probe_super(struct super_block *sb, struct fs_context *fc,
 static void pram_repair_super(struct super_block *sb)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
-	void *primary = pram_wp_open(sb, sbi->virt_addr, PRAM_SB_SIZE);
+	struct pram_super_block *ps = pram_super_begin(sb);
 
-	memcpy(primary, sbi->super, PRAM_SB_SIZE);
-	pram_wp_close(sb, primary, PRAM_SB_SIZE);
+	memcpy(ps, sbi->super, PRAM_SB_SIZE);
+	pram_super_commit(sb, ps);
 	sbi->super = sbi->virt_addr;
 	pram_warn(sb, "primary superblock was bad: repaired from the copy");
 }
@@ -309,18 +373,21 @@ static void pram_keep_root_opts(struct pram_mount_opts *kept,
 	kept->given |= opts->given & PRAM_ROOT_OPTS;
 }
 
+/*
+ * A read-write mount: counted, and no longer clean, so that a power cut
+ * before the next clean unmount makes the next mount count the inodes.
+ */
 static void pram_count_mount(struct super_block *sb)
 {
 	struct pram_super_block *ps;
 	struct timespec64 now;
 
 	ktime_get_real_ts64(&now);
-	mutex_lock(&PRAM_SB(sb)->s_lock);
 	ps = pram_super_begin(sb);
 	le32_add_cpu(&ps->s_mount_count, 1);
 	ps->s_mtime = pram_time_pack(now);
+	ps->s_state &= ~cpu_to_le16(PRAM_STATE_CLEAN);
 	pram_super_commit(sb, ps);
-	mutex_unlock(&PRAM_SB(sb)->s_lock);
 }
 
 static int pram_make_root(struct super_block *sb, struct fs_context *fc)
@@ -349,8 +416,10 @@ static void pram_init_sb(struct super_block *sb)
 	sb->s_time_gran = 1;
 	sb->s_time_min = PRAM_TIME_MIN;
 	sb->s_time_max = PRAM_TIME_MAX;
+	sb->s_max_links = PRAM_LINK_MAX;
 	snprintf(sb->s_id, sizeof(sb->s_id), "pram@%llx", (u64)sbi->phys_addr);
 	mutex_init(&sbi->s_lock);
+	mutex_init(&sbi->super_lock);
 	for (i = 0; i < PRAM_RECORD_LOCKS; i++)
 		mutex_init(&sbi->record_lock[i]);
 }
@@ -363,12 +432,16 @@ static int pram_fill_super(struct super_block *sb, struct fs_context *fc)
 	sbi->opts = *(struct pram_mount_opts *)fc->fs_private;
 	sbi->phys_addr = sbi->opts.physaddr;
 	pram_init_sb(sb);
+	if (sbi->opts.init_size && sb_rdonly(sb))
+		return invalfc(fc, "init= needs a read-write mount");
 	err = sbi->opts.init_size ? pram_format(sb, fc) : pram_load(sb, fc);
 	if (!err)
 		err = pram_wp_enable(sb);
 	if (err)
 		return err;
-	pram_count_blocks(sb);
+	pram_load_counts(sb);
+	if (le16_to_cpu(sbi->super->s_state) & PRAM_STATE_ERRORS)
+		pram_warn(sb, "the filesystem has errors: run fsck.pramfs");
 	sb->s_blocksize = sbi->geo.blocksize;
 	sb->s_blocksize_bits = sbi->geo.blocksize_bits;
 	sb->s_maxbytes = pram_max_file_size(sbi->geo.blocksize_bits);
@@ -400,6 +473,7 @@ static int pram_reconfigure(struct fs_context *fc)
 	struct pram_sb_info *sbi = PRAM_SB(sb);
 	struct pram_mount_opts *opts = fc->fs_private;
 	bool to_rw = sb_rdonly(sb) && !(fc->sb_flags & SB_RDONLY);
+	bool to_ro = !sb_rdonly(sb) && (fc->sb_flags & SB_RDONLY);
 
 	if ((opts->given & PRAM_OPT_PHYSADDR) && opts->physaddr != sbi->phys_addr)
 		return invalfc(fc, "physaddr cannot change on remount");
@@ -410,15 +484,19 @@ static int pram_reconfigure(struct fs_context *fc)
 	if (to_rw && (le32_to_cpu(pram_super(sb)->s_feature_ro_compat) &
 		      ~PRAM_FEATURE_RO_COMPAT_SUPP))
 		return invalfc(fc, "unknown ro_compat features: mount read-only");
+	if ((opts->given & PRAM_ROOT_OPTS) && (fc->sb_flags & SB_RDONLY))
+		return invalfc(fc, "mode=, uid= and gid= need a read-write mount");
 	sync_filesystem(sb);
 	if (to_rw && pram_super(sb) != sbi->virt_addr)
 		pram_repair_super(sb);
-	if ((opts->given & PRAM_ROOT_OPTS) && (fc->sb_flags & SB_RDONLY))
-		return invalfc(fc, "mode=, uid= and gid= need a read-write mount");
 	pram_set_root_attrs(sb, opts);
 	pram_keep_root_opts(&sbi->opts, opts);
+	if (opts->given & PRAM_OPT_ERRORS)
+		sbi->opts.errors = opts->errors;
 	if (to_rw)
 		pram_count_mount(sb);
+	if (to_ro)
+		pram_sync_counts(sb, true);
 	return 0;
 }
 
@@ -461,7 +539,6 @@ static int pram_statfs(struct dentry *dentry, struct kstatfs *buf)
 {
 	struct super_block *sb = dentry->d_sb;
 	struct pram_sb_info *sbi = PRAM_SB(sb);
-	struct pram_super_block *ps = pram_super(sb);
 
 	buf->f_type = PRAM_SUPER_MAGIC;
 	buf->f_bsize = sbi->geo.blocksize;
@@ -470,7 +547,7 @@ static int pram_statfs(struct dentry *dentry, struct kstatfs *buf)
 	buf->f_bfree = READ_ONCE(sbi->free_blocks);
 	buf->f_bavail = buf->f_bfree;
 	buf->f_files = sbi->geo.inodes_count;
-	buf->f_ffree = le32_to_cpu(ps->s_free_inodes_count);
+	buf->f_ffree = READ_ONCE(sbi->free_inodes);
 	buf->f_namelen = PRAM_NAME_LEN;
 	buf->f_fsid = u64_to_fsid(sbi->phys_addr);
 	return 0;
@@ -492,15 +569,24 @@ static int pram_show_options(struct seq_file *seq, struct dentry *root)
 		seq_printf(seq, ",gid=%u", from_kgid_munged(&init_user_ns, opts->gid));
 	if (opts->noprotect)
 		seq_puts(seq, ",noprotect");
+	if (opts->errors != PRAM_ERRORS_CONTINUE)
+		seq_printf(seq, ",errors=%s", pram_param_errors[opts->errors].name);
 	return 0;
 }
 
-/* The free block count and hint: see balloc.c. */
+/* The free counts and hints: see balloc.c. */
 static int pram_sync_fs(struct super_block *sb, int wait)
 {
 	if (!sb_rdonly(sb))
-		pram_sync_counts(sb);
+		pram_sync_counts(sb, false);
 	return 0;
+}
+
+/* A clean unmount: every inode is gone, so the counts are final. */
+static void pram_put_super(struct super_block *sb)
+{
+	if (!sb_rdonly(sb))
+		pram_sync_counts(sb, true);
 }
 
 static void pram_dirty_inode(struct inode *inode, int flags)
@@ -511,9 +597,9 @@ static void pram_dirty_inode(struct inode *inode, int flags)
 static const struct super_operations pram_sops = {
 	.alloc_inode	= pram_alloc_inode,
 	.free_inode	= pram_free_inode,
-	.write_inode	= pram_write_inode,
 	.dirty_inode	= pram_dirty_inode,
 	.evict_inode	= pram_evict_inode,
+	.put_super	= pram_put_super,
 	.statfs		= pram_statfs,
 	.sync_fs	= pram_sync_fs,
 	.show_options	= pram_show_options,
@@ -547,6 +633,8 @@ static void __init pram_check_layout(void)
 	BUILD_BUG_ON(1 << PRAM_INODE_BITS != PRAM_INODE_SIZE);
 	BUILD_BUG_ON(offsetof(struct pram_super_block, s_size) != 24);
 	BUILD_BUG_ON(offsetof(struct pram_super_block, s_mtime) != 72);
+	BUILD_BUG_ON(offsetof(struct pram_super_block, s_state) != 88);
+	BUILD_BUG_ON(offsetof(struct pram_super_block, s_journal) != 92);
 	BUILD_BUG_ON(offsetof(struct pram_super_block, s_uuid) != 96);
 	BUILD_BUG_ON(offsetof(struct pram_inode, i_size) != 16);
 	BUILD_BUG_ON(offsetof(struct pram_inode, i_atime) != 32);
