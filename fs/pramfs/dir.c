@@ -3,6 +3,18 @@
  * PRAMFS directories: each entry is an inode linked into its directory's
  * doubly linked list (head and tail in the directory inode), with the
  * name in the entry's inode.
+ *
+ * The list is read from NVRAM once, into the directory's index
+ * (index.c), when the directory is first used. Every entry is checked
+ * then: a bad one stays in the list but is refused (lookups of its name
+ * give EUCLEAN, readdir skips it). A list whose back links or tail
+ * disagree with its forward chain, whose chain breaks before the tail,
+ * or which holds free inodes is reported, and on a read-write mount
+ * rewritten to hold exactly the entries found (dirlist.c finds them).
+ * Lookups, readdir and changes then use the index. A change checks the
+ * links it is about to rewrite against the NVRAM first; if they
+ * disagree, the index is built again (repairing the list) and the check
+ * made once more, so a bad list is never made worse.
  */
 #include <linux/fs.h>
 #include <linux/string.h>
@@ -15,103 +27,209 @@
  * An entry removed during a walk cannot make the walk skip or repeat
  * another, and telldir() and seekdir() positions keep their meaning.
  */
-#define PRAM_DIR_POS_FIRST	2
 #define PRAM_DIR_POS_EOF	(1LL << 33)
-
-/* Is @pi an in-use entry of @dir? */
-static bool pram_in_dir(struct inode *dir, const struct pram_inode *pi)
-{
-	return pi->i_mode && le32_to_cpu(pi->i_parent) == dir->i_ino;
-}
-
-/*
- * The entry @ino of @dir's list, reached from the entry @from (0 from an
- * end of the list); NULL for 0. A link out of range, to an entry of
- * another directory, or out of order is corruption: the strict order is
- * also what makes every walk end.
- */
-static struct pram_inode *pram_entry(struct inode *dir, u32 ino, u32 from,
-				     bool forward)
-{
-	struct super_block *sb = dir->i_sb;
-	struct pram_inode *pi;
-
-	if (!ino)
-		return NULL;
-	pi = pram_get_inode(sb, ino);
-	if (!pi || !pram_in_dir(dir, pi) ||
-	    (from && (forward ? ino <= from : ino >= from))) {
-		pram_err(sb, "directory %lu: bad entry link %u", dir->i_ino, ino);
-		return ERR_PTR(-EUCLEAN);
-	}
-	return pi;
-}
 
 static struct pram_inode *pram_dir_record(struct inode *dir)
 {
 	return pram_get_inode(dir->i_sb, dir->i_ino);
 }
 
-/**
- * pram_dir_walk() - call @fn for each entry of @dir, in list order
- * @dir: the directory; its i_rwsem is held
- * @fn: called with @arg, the entry's inode number and its record
- * @arg: passed to @fn
- *
- * Return: 0, the first non-zero value @fn returns, or -EUCLEAN for a
- * corrupt list.
- */
-int pram_dir_walk(struct inode *dir,
-		  int (*fn)(void *arg, u32 ino, const struct pram_inode *pi),
-		  void *arg)
+/* Where the forward link after @ino (the list head for 0) is. */
+static __le32 *pram_next_field(struct inode *dir, u32 ino)
 {
-	u32 ino = le32_to_cpu(pram_dir_record(dir)->i_type.dir.head), from = 0;
-	struct pram_inode *pi;
-	int ret;
-
-	for (;;) {
-		pi = pram_entry(dir, ino, from, true);
-		if (IS_ERR_OR_NULL(pi))
-			return PTR_ERR_OR_ZERO(pi);
-		ret = fn(arg, ino, pi);
-		if (ret)
-			return ret;
-		from = ino;
-		ino = le32_to_cpu(pi->i_next);
-	}
+	return ino ? &pram_get_inode(dir->i_sb, ino)->i_next :
+		     &pram_dir_record(dir)->i_type.dir.head;
 }
 
-struct pram_search {
-	const struct qstr	*name;
-	u32			ino;
-};
-
-static int pram_match_entry(void *arg, u32 ino, const struct pram_inode *pi)
+/* Where the backward link before @ino (the list tail for 0) is. */
+static __le32 *pram_prev_field(struct inode *dir, u32 ino)
 {
-	struct pram_search *s = arg;
+	return ino ? &pram_get_inode(dir->i_sb, ino)->i_prev :
+		     &pram_dir_record(dir)->i_type.dir.tail;
+}
 
-	if (pram_name_len(pi) != s->name->len ||
-	    memcmp(pi->i_name, s->name->name, s->name->len))
-		return 0;
-	s->ino = ino;
-	return 1;
+static u32 pram_link_next(struct inode *dir, u32 ino)
+{
+	return le32_to_cpu(*pram_next_field(dir, ino));
+}
+
+static u32 pram_link_prev(struct inode *dir, u32 ino)
+{
+	return le32_to_cpu(*pram_prev_field(dir, ino));
 }
 
 /*
- * The inode number of @name in @dir, 0 if absent, or a negative errno:
- * from the name index, or by walking the list when no index can be built.
+ * Set the link @field of entry @ino's record (of @dir's own for 0) to
+ * @to. A bad entry's record is patched so that it stays as bad as it was.
  */
-static long pram_find_entry(struct inode *dir, const struct qstr *name)
+static void pram_set_link(struct inode *dir, struct pram_dir_index *idx,
+			  u32 ino, __le32 *field, u32 to)
 {
-	struct pram_search s = { .name = name };
-	long ino = pram_index_find(dir, name);
-	int ret;
+	struct super_block *sb = dir->i_sb;
+	u32 rec = ino ?: dir->i_ino;
+	struct pram_inode *pi = pram_get_inode(sb, rec), *w;
 
-	if (ino != -ENOMEM)
-		return ino;
-	ret = pram_dir_walk(dir, pram_match_entry, &s);
-	return ret < 0 ? ret : s.ino;
+	if (le32_to_cpu(*field) == to)
+		return;
+	if (pram_index_bad(idx, ino)) {
+		pram_record_patch(sb, rec, field, to);
+		return;
+	}
+	w = pram_record_begin(sb, rec);
+	*(__le32 *)((void *)w + ((void *)field - (void *)pi)) = cpu_to_le32(to);
+	pram_record_end(sb, w);
 }
+
+static void pram_set_next(struct inode *dir, struct pram_dir_index *idx,
+			  u32 ino, u32 to)
+{
+	pram_set_link(dir, idx, ino, pram_next_field(dir, ino), to);
+}
+
+static void pram_set_prev(struct inode *dir, struct pram_dir_index *idx,
+			  u32 ino, u32 to)
+{
+	pram_set_link(dir, idx, ino, pram_prev_field(dir, ino), to);
+}
+
+/* ---- building the index ---- */
+
+struct pram_build {
+	struct inode		*dir;
+	struct pram_dir_index	*idx;
+	unsigned int		free;	/* free inodes met in the list */
+};
+
+/*
+ * Check one entry under its record lock (its own inode may be rewriting
+ * its attributes), and index it: a bad one marked, a free one left out.
+ */
+static int pram_build_entry(void *arg, u32 ino, const struct pram_inode *pi)
+{
+	struct pram_build *b = arg;
+	struct super_block *sb = b->dir->i_sb;
+	const char *why = NULL, *name_why;
+	bool named;
+	u32 dup;
+	int err;
+
+	if (!pi->i_mode) {
+		b->free++;
+		return 0;
+	}
+	pram_record_lock(sb, ino);
+	err = pram_inode_check(pi, ino, &PRAM_SB(sb)->geo, &why);
+	named = !pram_name_check(pi, &name_why);
+	pram_record_unlock(sb, ino);
+	if (err)
+		pram_error(sb, ino, "entry of directory %lu refused: %s",
+			   b->dir->i_ino, why);
+	err = pram_index_insert(sb, b->idx, ino, err, named, &dup);
+	if (dup)
+		pram_error(sb, dup, "entry of directory %lu refused: its name is another entry's",
+			   b->dir->i_ino);
+	return err;
+}
+
+/* Rewrite the list's links to hold exactly the entries of @idx. */
+static void pram_dir_relink(struct inode *dir, struct pram_dir_index *idx)
+{
+	unsigned long ino = 0;
+	u32 prev = 0;
+
+	for (; pram_index_next(idx, &ino); ino++) {
+		pram_set_next(dir, idx, prev, ino);
+		pram_set_prev(dir, idx, ino, prev);
+		prev = ino;
+	}
+	pram_set_next(dir, idx, prev, 0);
+	pram_set_prev(dir, idx, 0, prev);
+}
+
+static const char *pram_list_trouble(const struct pram_dir_scan *scan)
+{
+	if (scan->broken)
+		return "a forward link is bad";
+	if (!scan->consistent)
+		return "a back link or the tail is wrong";
+	return "it holds free inodes";
+}
+
+static void pram_dir_repair(struct inode *dir, struct pram_dir_index *idx,
+			    const struct pram_dir_scan *scan, unsigned int free)
+{
+	struct super_block *sb = dir->i_sb;
+
+	pram_error(sb, dir->i_ino, "entry list: %s (%u entries found from the tail, %u free inodes in the list)",
+		   pram_list_trouble(scan), scan->recovered, free);
+	if (sb_rdonly(sb))
+		return;
+	pram_dir_relink(dir, idx);
+	pram_warn(sb, "directory %lu: list rewritten with its %u entries",
+		  dir->i_ino, pram_index_members(idx));
+}
+
+static struct pram_dir_index *pram_index_build(struct inode *dir)
+{
+	struct pram_sb_info *sbi = PRAM_SB(dir->i_sb);
+	struct pram_build b = { .dir = dir };
+	struct pram_dir_scan scan;
+	int err;
+
+	b.idx = pram_index_new();
+	if (!b.idx)
+		return ERR_PTR(-ENOMEM);
+	err = pram_dir_scan(&sbi->geo, sbi->virt_addr, dir->i_ino,
+			    pram_build_entry, &b, &scan);
+	if (err) {
+		pram_index_destroy(b.idx);
+		return ERR_PTR(err);
+	}
+	if (!scan.consistent || b.free)
+		pram_dir_repair(dir, b.idx, &scan, b.free);
+	return b.idx;
+}
+
+/*
+ * The index of @dir, built on first use; an ERR_PTR without memory.
+ * Built under the directory's i_rwsem held shared (so two lookups may
+ * race to do it), serialised by i_index_lock, and published with a
+ * release store.
+ */
+static struct pram_dir_index *pram_dir_index(struct inode *dir)
+{
+	struct pram_inode_info *pii = PRAM_I(dir);
+	/* Pairs with the release below: a seen index is a complete one. */
+	struct pram_dir_index *idx = smp_load_acquire(&pii->i_index);
+
+	if (idx)
+		return idx;
+	mutex_lock(&pii->i_index_lock);
+	idx = pii->i_index;
+	if (!idx) {
+		idx = pram_index_build(dir);
+		if (!IS_ERR(idx)) {
+			/* Publish a finished index; pairs with the acquire above. */
+			smp_store_release(&pii->i_index, idx);
+		}
+	}
+	mutex_unlock(&pii->i_index_lock);
+	return idx;
+}
+
+/**
+ * pram_dir_forget() - drop @dir's index; the next use builds it again
+ * @dir: a directory, its i_rwsem held exclusive, or being evicted
+ */
+void pram_dir_forget(struct inode *dir)
+{
+	struct pram_dir_index *idx = PRAM_I(dir)->i_index;
+
+	WRITE_ONCE(PRAM_I(dir)->i_index, NULL);
+	pram_index_destroy(idx);
+}
+
+/* ---- lookup and readdir ---- */
 
 /**
  * pram_lookup() - find @dentry's name in @dir
@@ -120,45 +238,54 @@ static long pram_find_entry(struct inode *dir, const struct qstr *name)
  * @flags: lookup flags
  *
  * Return: NULL, the dentry to use, or an ERR_PTR: -ENAMETOOLONG for a
- * name the inode cannot hold, -EUCLEAN for a corrupt directory.
+ * name the inode cannot hold, -EUCLEAN for a refused entry, -ENOMEM.
  */
 struct dentry *pram_lookup(struct inode *dir, struct dentry *dentry,
 			   unsigned int flags)
 {
+	struct pram_dir_index *idx;
 	struct inode *inode = NULL;
 	long ino;
 
 	if (dentry->d_name.len > PRAM_NAME_LEN)
 		return ERR_PTR(-ENAMETOOLONG);
-	ino = pram_find_entry(dir, &dentry->d_name);
+	idx = pram_dir_index(dir);
+	if (IS_ERR(idx))
+		return ERR_CAST(idx);
+	ino = pram_index_find(dir->i_sb, idx, &dentry->d_name);
 	if (ino < 0)
 		return ERR_PTR(ino);
 	if (ino)
 		inode = pram_iget(dir->i_sb, ino);
+	if (IS_ERR(inode) && PTR_ERR(inode) == -EUCLEAN)
+		pram_index_refuse(idx, ino);
 	return d_splice_alias(inode, dentry);
 }
 
+/* A position is the next inode number to list: found in the index at once. */
 static int pram_readdir(struct file *file, struct dir_context *ctx)
 {
 	struct inode *dir = file_inode(file);
-	u32 ino = le32_to_cpu(pram_dir_record(dir)->i_type.dir.head), from = 0;
-	struct pram_inode *pi;
+	struct pram_dir_index *idx;
+	struct pram_dir_ent *ent;
+	const struct pram_inode *pi;
+	unsigned long ino;
 
 	if (!dir_emit_dots(file, ctx) || ctx->pos >= PRAM_DIR_POS_EOF)
 		return 0;
-	for (;; from = ino, ino = le32_to_cpu(pi->i_next)) {
-		pi = pram_entry(dir, ino, from, true);
-		if (IS_ERR_OR_NULL(pi))
-			break;
-		if (ino < ctx->pos)
-			continue;
-		if (!dir_emit(ctx, pi->i_name, pram_name_len(pi), ino,
+	idx = pram_dir_index(dir);
+	if (IS_ERR(idx))
+		return PTR_ERR(idx);
+	for (ino = ctx->pos; (ent = pram_index_next(idx, &ino)); ino++) {
+		pi = pram_get_inode(dir->i_sb, ino);
+		if (!READ_ONCE(ent->bad) &&
+		    !dir_emit(ctx, pi->i_name, pram_name_len(pi), ino,
 			      fs_umode_to_dtype(le16_to_cpu(pi->i_mode))))
 			return 0;
 		ctx->pos = (loff_t)ino + 1;
 	}
 	ctx->pos = PRAM_DIR_POS_EOF;
-	return PTR_ERR_OR_ZERO(pi);
+	return 0;
 }
 
 /* Positions are inode numbers, whatever the largest file size is. */
@@ -170,105 +297,222 @@ static loff_t pram_dir_llseek(struct file *file, loff_t offset, int whence)
 
 /* ---- changing the list; the caller holds the directory's i_rwsem ---- */
 
-/* Point the forward link after @ino (the list head for 0) at @to. */
-static void pram_set_next(struct inode *dir, u32 ino, u32 to)
+/* Is @ino 0 (an end of the list) or an entry of @idx? */
+static bool pram_end_or_entry(struct pram_dir_index *idx, u32 ino)
 {
-	struct super_block *sb = dir->i_sb;
-	struct pram_inode *pi = pram_record_begin(sb, ino ?: dir->i_ino);
-
-	if (ino)
-		pi->i_next = cpu_to_le32(to);
-	else
-		pi->i_type.dir.head = cpu_to_le32(to);
-	pram_record_end(sb, pi);
+	return !ino || pram_index_has(idx, ino);
 }
 
-/* Point the backward link before @ino (the list tail for 0) at @to. */
-static void pram_set_prev(struct inode *dir, u32 ino, u32 to)
+/* Where the new entry @ino goes: between the entries around its number. */
+static int pram_find_gap(struct inode *dir, struct pram_dir_index *idx,
+			 u32 ino, struct pram_list_pos *pos)
 {
-	struct super_block *sb = dir->i_sb;
-	struct pram_inode *pi = pram_record_begin(sb, ino ?: dir->i_ino);
+	unsigned long next = (unsigned long)ino + 1;
 
-	if (ino)
-		pi->i_prev = cpu_to_le32(to);
-	else
-		pi->i_type.dir.tail = cpu_to_le32(to);
-	pram_record_end(sb, pi);
-}
-
-/**
- * pram_add_entry() - link the entry @ino into @dir's list, in order, and index it
- * @dir: the directory
- * @ino: an inode whose name and i_parent are written, in no list
- *
- * The search runs back from the tail, where new inode numbers usually
- * go. The new entry's own links are written first and the forward link
- * that makes it visible last.
- *
- * Return: 0, or -EUCLEAN for a corrupt list (nothing is changed).
- */
-int pram_add_entry(struct inode *dir, u32 ino)
-{
-	u32 prev = le32_to_cpu(pram_dir_record(dir)->i_type.dir.tail), next = 0;
-	struct super_block *sb = dir->i_sb;
-	struct pram_inode *pi;
-
-	while (prev > ino) {
-		pi = pram_entry(dir, prev, next, false);
-		if (IS_ERR(pi))
-			return PTR_ERR(pi);
-		next = prev;
-		prev = le32_to_cpu(pi->i_prev);
-	}
-	if (prev && IS_ERR(pram_entry(dir, prev, next, false)))
+	if (pram_index_has(idx, ino))
 		return -EUCLEAN;
-	pi = pram_record_begin(sb, ino);
-	pi->i_prev = cpu_to_le32(prev);
-	pi->i_next = cpu_to_le32(next);
-	pram_record_end(sb, pi);
-	pram_set_prev(dir, next, ino);
-	pram_set_next(dir, prev, ino);
-	pram_index_add(dir, ino);
+	pos->next = pram_index_next(idx, &next) ? next : 0;
+	pos->prev = pram_link_prev(dir, pos->next);
+	if (pos->prev >= ino || !pram_end_or_entry(idx, pos->prev) ||
+	    pram_link_next(dir, pos->prev) != pos->next)
+		return -EUCLEAN;
 	return 0;
 }
 
+/* The neighbours of the entry @ino, which must point at it. */
+static int pram_find_links(struct inode *dir, struct pram_dir_index *idx,
+			   u32 ino, struct pram_list_pos *pos)
+{
+	struct pram_inode *pi = pram_get_inode(dir->i_sb, ino);
+
+	if (!pram_index_has(idx, ino) || le32_to_cpu(pi->i_parent) != dir->i_ino)
+		return -EUCLEAN;
+	pos->prev = le32_to_cpu(pi->i_prev);
+	pos->next = le32_to_cpu(pi->i_next);
+	if (!pram_end_or_entry(idx, pos->prev) ||
+	    !pram_end_or_entry(idx, pos->next) ||
+	    pram_link_next(dir, pos->prev) != ino ||
+	    pram_link_prev(dir, pos->next) != ino)
+		return -EUCLEAN;
+	return 0;
+}
+
+/*
+ * Where the entry @ino goes (@insert) or where it is in @dir's list, with
+ * the links around it checked; on a mismatch the index is built again
+ * from the NVRAM, which repairs the list, and the check is made again.
+ */
+static int pram_dir_locate(struct inode *dir, u32 ino, bool insert,
+			   struct pram_list_pos *pos)
+{
+	struct pram_dir_index *idx;
+	int err, tries = 0;
+
+	for (;;) {
+		idx = pram_dir_index(dir);
+		if (IS_ERR(idx))
+			return PTR_ERR(idx);
+		err = insert ? pram_find_gap(dir, idx, ino, pos) :
+			       pram_find_links(dir, idx, ino, pos);
+		if (err != -EUCLEAN || tries++)
+			return err;
+		pram_error(dir->i_sb, dir->i_ino, "directory list does not match its index at entry %u",
+			   ino);
+		pram_dir_forget(dir);
+	}
+}
+
 /**
- * pram_remove_entry() - unlink the entry @ino from @dir's list
+ * pram_dir_find_gap() - where the new entry @ino goes in @dir's list
+ * @dir: the directory
+ * @ino: an inode in no list
+ * @pos: its neighbours to be
+ *
+ * Return: 0, -EUCLEAN for a list that cannot be repaired, or -ENOMEM.
+ */
+int pram_dir_find_gap(struct inode *dir, u32 ino, struct pram_list_pos *pos)
+{
+	return pram_dir_locate(dir, ino, true, pos);
+}
+
+/**
+ * pram_dir_find_entry() - where the entry @ino is in @dir's list
  * @dir: the directory
  * @ino: an entry of @dir
+ * @pos: its neighbours, which point at it
  *
- * The forward link goes first, so a walk never meets the entry after it
- * is gone. The entry's links and i_parent are cleared.
- *
- * Return: 0, or -EUCLEAN for a corrupt list (nothing is changed).
+ * Return: 0, -EUCLEAN if @ino is not in the list, or -ENOMEM.
  */
-int pram_remove_entry(struct inode *dir, u32 ino)
+int pram_dir_find_entry(struct inode *dir, u32 ino, struct pram_list_pos *pos)
+{
+	return pram_dir_locate(dir, ino, false, pos);
+}
+
+/**
+ * pram_dir_pos_skip() - a position found with @gone still in the list
+ * @pos: the position, adjusted for @gone's removal
+ * @gone: an entry removed since
+ * @gone_pos: its neighbours
+ */
+void pram_dir_pos_skip(struct pram_list_pos *pos, u32 gone,
+		       const struct pram_list_pos *gone_pos)
+{
+	if (pos->prev == gone)
+		pos->prev = gone_pos->prev;
+	if (pos->next == gone)
+		pos->next = gone_pos->next;
+}
+
+/**
+ * pram_dir_link() - link the entry @ino, named @name, into @dir's list
+ * @dir: the directory
+ * @ino: an inode in no list
+ * @name: its name
+ * @pos: from pram_dir_find_gap()
+ *
+ * The new entry's own record is written first and the forward link that
+ * makes it visible last.
+ */
+void pram_dir_link(struct inode *dir, u32 ino, const struct qstr *name,
+		   const struct pram_list_pos *pos)
 {
 	struct super_block *sb = dir->i_sb;
-	struct pram_inode *pi = pram_get_inode(sb, ino);
-	u32 prev = le32_to_cpu(pi->i_prev), next = le32_to_cpu(pi->i_next);
+	struct pram_dir_index *idx = PRAM_I(dir)->i_index;
+	struct pram_inode *pi = pram_record_begin(sb, ino);
+	u32 dup;
 
-	if (IS_ERR(pram_entry(dir, prev, ino, false)) ||
-	    IS_ERR(pram_entry(dir, next, ino, true)))
-		return -EUCLEAN;
-	pram_index_del(dir, ino);
-	pram_set_next(dir, prev, next);
-	pram_set_prev(dir, next, prev);
+	memset(pi->i_name, 0, PRAM_NAME_LEN);
+	memcpy(pi->i_name, name->name, name->len);
+	pi->i_parent = cpu_to_le32(dir->i_ino);
+	pi->i_prev = cpu_to_le32(pos->prev);
+	pi->i_next = cpu_to_le32(pos->next);
+	pram_record_end(sb, pi);
+	pram_set_prev(dir, idx, pos->next, ino);
+	pram_set_next(dir, idx, pos->prev, ino);
+	if (idx && pram_index_insert(sb, idx, ino, false, true, &dup))
+		pram_dir_forget(dir);
+}
+
+/**
+ * pram_dir_unlink() - take the entry @ino out of @dir's list
+ * @dir: the directory
+ * @ino: an entry of @dir
+ * @pos: from pram_dir_find_entry()
+ *
+ * The forward link goes first, so a walk never meets the entry after it
+ * is gone. The entry's links and i_parent are cleared: an inode with no
+ * parent is in no directory.
+ */
+void pram_dir_unlink(struct inode *dir, u32 ino, const struct pram_list_pos *pos)
+{
+	struct super_block *sb = dir->i_sb;
+	struct pram_dir_index *idx = PRAM_I(dir)->i_index;
+	struct pram_inode *pi;
+
+	if (idx)
+		pram_index_del(idx, ino);
+	pram_set_next(dir, idx, pos->prev, pos->next);
+	pram_set_prev(dir, idx, pos->next, pos->prev);
 	pi = pram_record_begin(sb, ino);
 	pi->i_prev = 0;
 	pi->i_next = 0;
 	pi->i_parent = 0;
 	pram_record_end(sb, pi);
-	return 0;
 }
 
 /**
- * pram_dir_empty() - does @dir hold no entries?
- * @dir: a directory
+ * pram_dir_rename() - give the entry @ino of @dir the name @name, in place
+ * @dir: the directory
+ * @ino: an entry of @dir
+ * @name: the new name, which no other entry has
  */
-bool pram_dir_empty(struct inode *dir)
+void pram_dir_rename(struct inode *dir, u32 ino, const struct qstr *name)
 {
-	return !pram_dir_record(dir)->i_type.dir.head;
+	struct super_block *sb = dir->i_sb;
+	struct pram_dir_index *idx = PRAM_I(dir)->i_index;
+	struct pram_inode *pi;
+
+	if (idx)
+		pram_index_unname(idx, ino);
+	pi = pram_record_begin(sb, ino);
+	memset(pi->i_name, 0, PRAM_NAME_LEN);
+	memcpy(pi->i_name, name->name, name->len);
+	pram_record_end(sb, pi);
+	if (idx)
+		pram_index_rename(sb, idx, ino);
+}
+
+/**
+ * pram_add_entry() - link @ino into @dir's list under @name
+ * @dir: the directory
+ * @ino: an inode in no list
+ * @name: its name
+ *
+ * Return: 0, or -EUCLEAN or -ENOMEM with nothing changed.
+ */
+int pram_add_entry(struct inode *dir, u32 ino, const struct qstr *name)
+{
+	struct pram_list_pos pos;
+	int err = pram_dir_find_gap(dir, ino, &pos);
+
+	if (!err)
+		pram_dir_link(dir, ino, name, &pos);
+	return err;
+}
+
+/**
+ * pram_dir_empty() - does @dir hold no entries, bad ones included?
+ * @dir: a directory
+ *
+ * Return: 1 if empty, 0 if not, or -ENOMEM.
+ */
+int pram_dir_empty(struct inode *dir)
+{
+	struct pram_dir_index *idx = pram_dir_index(dir);
+
+	if (IS_ERR(idx))
+		return PTR_ERR(idx);
+	return !pram_index_members(idx);
 }
 
 const struct file_operations pram_dir_operations = {

@@ -1,35 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * PRAMFS directory name index: an in-memory hash table from name to
- * inode number, built from the entry list on a directory's first lookup
- * and kept up to date by every change to the list while the directory's
- * inode is in memory. It makes a cold lookup cost the same whatever the
- * size of the directory; the names themselves stay in NVRAM.
+ * PRAMFS directory index: a directory's entries in memory, built from its
+ * entry list (dir.c) on first use and kept up to date by every change to
+ * the list while the directory's inode is in memory. Two views of the
+ * same entries: by inode number (an xarray, in list order, for readdir
+ * positions and for where a new entry goes) and by name (a hash table,
+ * for lookups that cost the same whatever the size of the directory).
+ * The names themselves stay in NVRAM.
  *
- * Locking: lookups read the index under the directory's i_rwsem held
- * shared; changes hold it exclusive. Building (under the shared lock, so
- * two lookups may race to do it) is serialised by i_index_lock, and the
- * index is published with a release store.
+ * An entry found bad when the index was built is kept, marked: lookups of
+ * its name give EUCLEAN and readdir skips it, but it stays in the list.
+ *
+ * Locking: the directory's i_rwsem, held shared to read the index and
+ * exclusive to change it (dir.c).
  */
-#include <linux/dcache.h>
 #include <linux/hash.h>
 #include <linux/slab.h>
 #include <linux/stringhash.h>
+#include <linux/xarray.h>
 #include "pramfs.h"
 
 #define PRAM_INDEX_MIN_BITS	4
 #define PRAM_INDEX_MAX_BITS	20
 
-struct pram_dir_ent {
-	struct hlist_node	node;
-	u32			hash;
-	u32			ino;
-};
-
 struct pram_dir_index {
 	unsigned int		bits;
-	unsigned int		count;
+	unsigned int		named;		/* entries in the hash table */
+	unsigned int		members;	/* entries in the xarray */
 	struct hlist_head	*buckets;
+	struct xarray		entries;	/* inode number -> entry */
 };
 
 static u32 pram_name_hash(const char *name, unsigned int len)
@@ -42,15 +41,50 @@ static struct hlist_head *pram_bucket(struct pram_dir_index *idx, u32 hash)
 	return &idx->buckets[hash_32(hash, idx->bits)];
 }
 
-static void pram_index_destroy(struct pram_dir_index *idx)
+static bool pram_name_is(struct super_block *sb, u32 ino, const char *name,
+			 unsigned int len)
+{
+	const struct pram_inode *pi = pram_get_inode(sb, ino);
+
+	return pram_name_len(pi) == len && !memcmp(pi->i_name, name, len);
+}
+
+/**
+ * pram_index_new() - an empty index
+ *
+ * Return: the index, or NULL without memory.
+ */
+struct pram_dir_index *pram_index_new(void)
+{
+	struct pram_dir_index *idx = kzalloc(sizeof(*idx), GFP_KERNEL);
+
+	if (!idx)
+		return NULL;
+	idx->bits = PRAM_INDEX_MIN_BITS;
+	idx->buckets = kvcalloc(1U << idx->bits, sizeof(*idx->buckets),
+				GFP_KERNEL);
+	if (!idx->buckets) {
+		kfree(idx);
+		return NULL;
+	}
+	xa_init(&idx->entries);
+	return idx;
+}
+
+/**
+ * pram_index_destroy() - free an index
+ * @idx: the index, or NULL
+ */
+void pram_index_destroy(struct pram_dir_index *idx)
 {
 	struct pram_dir_ent *ent;
-	struct hlist_node *tmp;
-	unsigned int i;
+	unsigned long ino;
 
-	for (i = 0; i < 1U << idx->bits; i++)
-		hlist_for_each_entry_safe(ent, tmp, &idx->buckets[i], node)
-			kfree(ent);
+	if (!idx)
+		return;
+	xa_for_each(&idx->entries, ino, ent)
+		kfree(ent);
+	xa_destroy(&idx->entries);
 	kvfree(idx->buckets);
 	kfree(idx);
 }
@@ -76,156 +110,219 @@ static void pram_index_grow(struct pram_dir_index *idx)
 	kvfree(old);
 }
 
-static int pram_index_insert(struct pram_dir_index *idx, u32 ino,
-			     const struct pram_inode *pi)
+/* The hashed entry named @name, or NULL. */
+static struct pram_dir_ent *pram_index_named(struct super_block *sb,
+					     struct pram_dir_index *idx,
+					     const char *name, unsigned int len)
 {
-	struct pram_dir_ent *ent = kmalloc(sizeof(*ent), GFP_KERNEL);
+	u32 hash = pram_name_hash(name, len);
+	struct pram_dir_ent *ent;
 
-	if (!ent)
-		return -ENOMEM;
+	hlist_for_each_entry(ent, pram_bucket(idx, hash), node)
+		if (ent->hash == hash && pram_name_is(sb, ent->ino, name, len))
+			return ent;
+	return NULL;
+}
+
+static void pram_index_hash(struct pram_dir_index *idx,
+			    struct pram_dir_ent *ent, const struct pram_inode *pi)
+{
 	ent->hash = pram_name_hash(pi->i_name, pram_name_len(pi));
-	ent->ino = ino;
 	hlist_add_head(&ent->node, pram_bucket(idx, ent->hash));
-	if (++idx->count > 2U << idx->bits)
+	if (++idx->named > 2U << idx->bits)
 		pram_index_grow(idx);
-	return 0;
 }
 
-static int pram_index_insert_entry(void *arg, u32 ino,
-				   const struct pram_inode *pi)
+static void pram_index_unhash(struct pram_dir_index *idx,
+			      struct pram_dir_ent *ent)
 {
-	return pram_index_insert(arg, ino, pi);
+	if (hlist_unhashed(&ent->node))
+		return;
+	hlist_del_init(&ent->node);
+	idx->named--;
 }
 
-static struct pram_dir_index *pram_index_build(struct inode *dir)
+/*
+ * Two entries with one name: the lower inode number keeps it, the other
+ * is marked bad and leaves the hash table. Return: the one marked.
+ */
+static u32 pram_index_dup(struct pram_dir_index *idx, struct pram_dir_ent *old,
+			  struct pram_dir_ent *ent, const struct pram_inode *pi)
 {
-	struct pram_dir_index *idx = kzalloc(sizeof(*idx), GFP_KERNEL);
+	if (old->ino < ent->ino) {
+		ent->bad = true;
+		return ent->ino;
+	}
+	old->bad = true;
+	pram_index_unhash(idx, old);
+	pram_index_hash(idx, ent, pi);
+	return old->ino;
+}
+
+/**
+ * pram_index_insert() - add the entry @ino of the list to the index
+ * @sb: the superblock
+ * @idx: the index
+ * @ino: the entry's inode number
+ * @bad: refused by its checks; with @named, its name can still be looked
+ *	 up (to give EUCLEAN)
+ * @named: its name is valid
+ * @dup: set to the entry marked bad because another has its name, or 0
+ *
+ * Return: 0, or -ENOMEM (the index must then be dropped).
+ */
+int pram_index_insert(struct super_block *sb, struct pram_dir_index *idx,
+		      u32 ino, bool bad, bool named, u32 *dup)
+{
+	const struct pram_inode *pi = pram_get_inode(sb, ino);
+	struct pram_dir_ent *ent = kmalloc(sizeof(*ent), GFP_KERNEL), *old;
 	int err;
 
-	if (!idx)
-		return ERR_PTR(-ENOMEM);
-	idx->bits = PRAM_INDEX_MIN_BITS;
-	idx->buckets = kvcalloc(1U << idx->bits, sizeof(*idx->buckets),
-				GFP_KERNEL);
-	if (!idx->buckets) {
-		kfree(idx);
-		return ERR_PTR(-ENOMEM);
-	}
-	err = pram_dir_walk(dir, pram_index_insert_entry, idx);
+	*dup = 0;
+	if (!ent)
+		return -ENOMEM;
+	ent->ino = ino;
+	ent->bad = bad;
+	INIT_HLIST_NODE(&ent->node);
+	err = xa_insert(&idx->entries, ino, ent, GFP_KERNEL);
 	if (err) {
-		pram_index_destroy(idx);
-		return ERR_PTR(err);
+		kfree(ent);
+		return err == -EBUSY ? -EUCLEAN : err;
 	}
-	return idx;
-}
-
-/* The index of @dir, built if needed; an ERR_PTR if it cannot be. */
-static struct pram_dir_index *pram_index_get(struct inode *dir)
-{
-	struct pram_inode_info *pii = PRAM_I(dir);
-	/* Pairs with the release below: a seen index is a complete one. */
-	struct pram_dir_index *idx = smp_load_acquire(&pii->i_index);
-
-	if (idx)
-		return idx;
-	mutex_lock(&pii->i_index_lock);
-	idx = pii->i_index;
-	if (!idx) {
-		idx = pram_index_build(dir);
-		if (!IS_ERR(idx)) {
-			/* Publish a finished index; pairs with the acquire above. */
-			smp_store_release(&pii->i_index, idx);
-		}
-	}
-	mutex_unlock(&pii->i_index_lock);
-	return idx;
-}
-
-/**
- * pram_index_find() - the inode number of @name in @dir, from the index
- * @dir: the directory; its i_rwsem is held, shared at least
- * @name: the name
- *
- * Return: the inode number, 0 if absent, or a negative errno: -ENOMEM
- * when no index could be built (the caller walks the list instead), or
- * -EUCLEAN for a corrupt list.
- */
-long pram_index_find(struct inode *dir, const struct qstr *name)
-{
-	struct pram_dir_index *idx = pram_index_get(dir);
-	u32 hash = pram_name_hash(name->name, name->len);
-	struct pram_dir_ent *ent;
-	struct pram_inode *pi;
-
-	if (IS_ERR(idx))
-		return PTR_ERR(idx);
-	hlist_for_each_entry(ent, pram_bucket(idx, hash), node) {
-		if (ent->hash != hash)
-			continue;
-		pi = pram_get_inode(dir->i_sb, ent->ino);
-		if (pram_name_len(pi) == name->len &&
-		    !memcmp(pi->i_name, name->name, name->len))
-			return ent->ino;
-	}
+	idx->members++;
+	if (!named)
+		return 0;
+	old = pram_index_named(sb, idx, pi->i_name, pram_name_len(pi));
+	if (old)
+		*dup = pram_index_dup(idx, old, ent, pi);
+	else
+		pram_index_hash(idx, ent, pi);
 	return 0;
 }
 
-/* Lose the index; the next lookup builds it again from the list. */
-static void pram_index_drop(struct inode *dir)
+/**
+ * pram_index_find() - the entry named @name
+ * @sb: the superblock
+ * @idx: the index
+ * @name: the name
+ *
+ * Return: its inode number, 0 if there is none, or -EUCLEAN for an entry
+ * that was refused.
+ */
+long pram_index_find(struct super_block *sb, struct pram_dir_index *idx,
+		     const struct qstr *name)
 {
-	struct pram_dir_index *idx = PRAM_I(dir)->i_index;
+	struct pram_dir_ent *ent = pram_index_named(sb, idx, name->name,
+						    name->len);
 
-	if (!idx)
+	if (!ent)
+		return 0;
+	return READ_ONCE(ent->bad) ? -EUCLEAN : ent->ino;
+}
+
+/**
+ * pram_index_refuse() - the entry @ino turned out bad when it was read
+ * @idx: the index
+ * @ino: an entry of the index
+ *
+ * From now on lookups of its name give EUCLEAN at once (it was reported
+ * once) and readdir skips it. Under the directory's i_rwsem held shared:
+ * readers may see the flag change.
+ */
+void pram_index_refuse(struct pram_dir_index *idx, u32 ino)
+{
+	struct pram_dir_ent *ent = xa_load(&idx->entries, ino);
+
+	if (ent)
+		WRITE_ONCE(ent->bad, true);
+}
+
+/**
+ * pram_index_bad() - is @ino an entry of @idx that was refused?
+ * @idx: the index, or NULL
+ * @ino: an inode number
+ */
+bool pram_index_bad(struct pram_dir_index *idx, u32 ino)
+{
+	struct pram_dir_ent *ent = idx ? xa_load(&idx->entries, ino) : NULL;
+
+	return ent && READ_ONCE(ent->bad);
+}
+
+/**
+ * pram_index_del() - forget the entry @ino
+ * @idx: the index
+ * @ino: an entry of the index, its name still in place
+ */
+void pram_index_del(struct pram_dir_index *idx, u32 ino)
+{
+	struct pram_dir_ent *ent = xa_erase(&idx->entries, ino);
+
+	if (!ent)
 		return;
-	WRITE_ONCE(PRAM_I(dir)->i_index, NULL);
-	pram_index_destroy(idx);
+	pram_index_unhash(idx, ent);
+	idx->members--;
+	kfree(ent);
 }
 
 /**
- * pram_index_add() - index the new entry @ino of @dir
- * @dir: the directory; its i_rwsem is held exclusive
- * @ino: the entry, its name written
+ * pram_index_rename() - the entry @ino has a new name
+ * @sb: the superblock
+ * @idx: the index
+ * @ino: an entry of the index, its new name written
+ *
+ * Call pram_index_unname() before the name changes.
  */
-void pram_index_add(struct inode *dir, u32 ino)
+void pram_index_rename(struct super_block *sb, struct pram_dir_index *idx,
+		       u32 ino)
 {
-	struct pram_dir_index *idx = PRAM_I(dir)->i_index;
+	struct pram_dir_ent *ent = xa_load(&idx->entries, ino);
 
-	if (idx && pram_index_insert(idx, ino, pram_get_inode(dir->i_sb, ino)))
-		pram_index_drop(dir);
+	if (ent && !ent->bad)
+		pram_index_hash(idx, ent, pram_get_inode(sb, ino));
 }
 
 /**
- * pram_index_del() - forget the entry @ino of @dir
- * @dir: the directory; its i_rwsem is held exclusive
- * @ino: the entry, its name still in place
+ * pram_index_unname() - take the entry @ino out of the hash table
+ * @idx: the index
+ * @ino: an entry of the index, its name still in place
  */
-void pram_index_del(struct inode *dir, u32 ino)
+void pram_index_unname(struct pram_dir_index *idx, u32 ino)
 {
-	struct pram_dir_index *idx = PRAM_I(dir)->i_index;
-	const struct pram_inode *pi = pram_get_inode(dir->i_sb, ino);
-	struct pram_dir_ent *ent;
-	u32 hash;
+	struct pram_dir_ent *ent = xa_load(&idx->entries, ino);
 
-	if (!idx)
-		return;
-	hash = pram_name_hash(pi->i_name, pram_name_len(pi));
-	hlist_for_each_entry(ent, pram_bucket(idx, hash), node) {
-		if (ent->ino == ino) {
-			hlist_del(&ent->node);
-			idx->count--;
-			kfree(ent);
-			return;
-		}
-	}
-	/* Not where its name says: the index cannot be trusted. */
-	pram_index_drop(dir);
+	if (ent)
+		pram_index_unhash(idx, ent);
 }
 
 /**
- * pram_index_free() - free @dir's index when its inode goes
- * @dir: a directory being evicted
+ * pram_index_next() - the first entry at or after @ino, in list order
+ * @idx: the index
+ * @ino: where to start; set to the entry's inode number
+ *
+ * Return: the entry, or NULL past the last.
  */
-void pram_index_free(struct inode *dir)
+struct pram_dir_ent *pram_index_next(struct pram_dir_index *idx,
+				     unsigned long *ino)
 {
-	pram_index_drop(dir);
+	return xa_find(&idx->entries, ino, U32_MAX, XA_PRESENT);
+}
+
+/**
+ * pram_index_has() - is @ino an entry of the index?
+ * @idx: the index
+ * @ino: an inode number
+ */
+bool pram_index_has(struct pram_dir_index *idx, u32 ino)
+{
+	return xa_load(&idx->entries, ino);
+}
+
+/**
+ * pram_index_members() - how many entries the index holds, bad ones too
+ * @idx: the index
+ */
+unsigned int pram_index_members(struct pram_dir_index *idx)
+{
+	return idx->members;
 }

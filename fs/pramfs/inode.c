@@ -24,9 +24,29 @@ struct pram_inode *pram_get_inode(struct super_block *sb, u32 ino)
 	return sbi->virt_addr + pram_ino_offset(ino);
 }
 
-static struct mutex *pram_record_lock(struct super_block *sb, u32 ino)
+static struct mutex *pram_record_mutex(struct super_block *sb, u32 ino)
 {
 	return &PRAM_SB(sb)->record_lock[ino % PRAM_RECORD_LOCKS];
+}
+
+/**
+ * pram_record_lock() - hold inode @ino's record still, to read it whole
+ * @sb: the superblock
+ * @ino: a valid inode number
+ */
+void pram_record_lock(struct super_block *sb, u32 ino)
+{
+	mutex_lock(pram_record_mutex(sb, ino));
+}
+
+/**
+ * pram_record_unlock() - undo pram_record_lock()
+ * @sb: the superblock
+ * @ino: the inode number
+ */
+void pram_record_unlock(struct super_block *sb, u32 ino)
+{
+	mutex_unlock(pram_record_mutex(sb, ino));
 }
 
 /**
@@ -41,7 +61,7 @@ static struct mutex *pram_record_lock(struct super_block *sb, u32 ino)
  */
 struct pram_inode *pram_record_begin(struct super_block *sb, u32 ino)
 {
-	mutex_lock(pram_record_lock(sb, ino));
+	pram_record_lock(sb, ino);
 	return pram_wp_open(sb, pram_get_inode(sb, ino), PRAM_INODE_SIZE);
 }
 
@@ -57,7 +77,35 @@ void pram_record_end(struct super_block *sb, struct pram_inode *pi)
 
 	pi->i_csum = cpu_to_le32(pram_inode_csum(pi, ino));
 	pram_wp_close(sb, pi, PRAM_INODE_SIZE);
-	mutex_unlock(pram_record_lock(sb, ino));
+	pram_record_unlock(sb, ino);
+}
+
+/**
+ * pram_record_patch() - set one __le32 field of a record that may be bad
+ * @sb: the superblock
+ * @ino: a valid inode number
+ * @field: the field, in the record in the mapping
+ * @value: its new value
+ *
+ * The checksum stays exactly as right or as wrong as it was (crc32c is
+ * linear: the stored value moves by what the true one moves by), so a
+ * record refused for a bad checksum is not made valid by a change of a
+ * neighbour's list link.
+ */
+void pram_record_patch(struct super_block *sb, u32 ino, __le32 *field,
+		       u32 value)
+{
+	struct pram_inode *pi = pram_get_inode(sb, ino), *w;
+	u32 before;
+
+	pram_record_lock(sb, ino);
+	before = pram_inode_csum(pi, ino);
+	w = pram_wp_open(sb, pi, PRAM_INODE_SIZE);
+	*(__le32 *)((void *)w + ((void *)field - (void *)pi)) = cpu_to_le32(value);
+	w->i_csum = cpu_to_le32(le32_to_cpu(w->i_csum) ^ before ^
+				pram_inode_csum(w, ino));
+	pram_wp_close(sb, w, PRAM_INODE_SIZE);
+	pram_record_unlock(sb, ino);
 }
 
 /**
@@ -69,11 +117,11 @@ void pram_record_clear(struct super_block *sb, u32 ino)
 {
 	struct pram_inode *pi;
 
-	mutex_lock(pram_record_lock(sb, ino));
+	pram_record_lock(sb, ino);
 	pi = pram_wp_open(sb, pram_get_inode(sb, ino), PRAM_INODE_SIZE);
 	memset(pi, 0, PRAM_INODE_SIZE);
 	pram_wp_close(sb, pi, PRAM_INODE_SIZE);
-	mutex_unlock(pram_record_lock(sb, ino));
+	pram_record_unlock(sb, ino);
 }
 
 /**
@@ -119,13 +167,35 @@ static void pram_read_inode(struct inode *inode, const struct pram_inode *pi)
 	pram_set_ops(inode, new_decode_dev(le32_to_cpu(pi->i_type.dev.rdev)));
 }
 
+/*
+ * A regular file's block count must be what its map holds; the map is
+ * read whole, once, when the inode is first read.
+ */
+static int pram_check_map(struct super_block *sb, const struct pram_inode *pi,
+			  const char **why)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+	u32 blocks;
+
+	if (!S_ISREG(le16_to_cpu(pi->i_mode)))
+		return 0;
+	if (pram_map_check(&sbi->geo, sbi->virt_addr,
+			   le32_to_cpu(pi->i_type.reg.row_block), &blocks, why))
+		return -EINVAL;
+	if (blocks != le32_to_cpu(pi->i_blocks)) {
+		*why = "block count does not match the block map";
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /**
  * pram_iget() - the VFS inode for @ino, read and checked on first use
  * @sb: the superblock
  * @ino: the inode number
  *
  * Return: the inode, or ERR_PTR(-EUCLEAN) for an inode that fails its
- * checks (logged), or ERR_PTR(-ENOMEM).
+ * checks (an error, see pram_error()), or ERR_PTR(-ENOMEM).
  */
 struct inode *pram_iget(struct super_block *sb, u32 ino)
 {
@@ -135,7 +205,7 @@ struct inode *pram_iget(struct super_block *sb, u32 ino)
 	int err;
 
 	if (!pi) {
-		pram_err(sb, "inode %u out of range", ino);
+		pram_error(sb, ino, "inode number out of range");
 		return ERR_PTR(-EUCLEAN);
 	}
 	inode = iget_locked(sb, ino);
@@ -144,14 +214,16 @@ struct inode *pram_iget(struct super_block *sb, u32 ino)
 	if (!(inode->i_state & I_NEW))
 		return inode;
 	/* The record lock: a neighbour's entry links may be changing. */
-	mutex_lock(pram_record_lock(sb, ino));
+	pram_record_lock(sb, ino);
 	err = pram_inode_check(pi, ino, &PRAM_SB(sb)->geo, &why);
 	if (!err)
 		pram_read_inode(inode, pi);
-	mutex_unlock(pram_record_lock(sb, ino));
+	pram_record_unlock(sb, ino);
+	if (!err)
+		err = pram_check_map(sb, pi, &why);
 	if (err) {
-		pram_err(sb, "inode %u refused: %s", ino, why);
 		iget_failed(inode);
+		pram_error(sb, ino, "refused: %s", why);
 		return ERR_PTR(-EUCLEAN);
 	}
 	unlock_new_inode(inode);
@@ -179,28 +251,45 @@ void pram_update_inode(struct inode *inode)
 	pram_record_end(sb, pi);
 }
 
-int pram_write_inode(struct inode *inode, struct writeback_control *wbc)
+/*
+ * Is @inode really gone from the namespace: no links, and in no directory
+ * list (unlinking clears i_parent)? Never decided by a count read from
+ * NVRAM alone, and never true of the root.
+ */
+static bool pram_unlinked(struct inode *inode)
 {
-	pram_update_inode(inode);
-	return 0;
+	struct pram_inode *pi;
+
+	if (inode->i_nlink || inode->i_ino == PRAM_ROOT_INO)
+		return false;
+	pi = pram_get_inode(inode->i_sb, inode->i_ino);
+	return pi && !pi->i_parent;
 }
 
 /*
- * The last reference to an inode is gone. One without links (unlinked,
- * possibly while open) gives its blocks and its inode number back now.
+ * The last reference to an inode is gone. One that is unlinked (possibly
+ * while it was open) gives its blocks and its inode number back now; on
+ * a read-only filesystem nothing is written, so it stays, unreachable,
+ * for fsck.pramfs.
  */
 void pram_evict_inode(struct inode *inode)
 {
-	bool release = !inode->i_nlink && !is_bad_inode(inode);
+	struct super_block *sb = inode->i_sb;
+	bool release = !is_bad_inode(inode) && pram_unlinked(inode);
 
 	truncate_inode_pages_final(&inode->i_data);
 	if (S_ISDIR(inode->i_mode))
-		pram_index_free(inode);
+		pram_dir_forget(inode);
+	if (release && sb_rdonly(sb)) {
+		pram_warn(sb, "inode %lu: unlinked on a read-only filesystem: not freed",
+			  inode->i_ino);
+		release = false;
+	}
 	if (release)
 		pram_free_data(inode);
 	clear_inode(inode);
 	if (release)
-		pram_free_ino(inode->i_sb, inode->i_ino);
+		pram_free_ino(sb, inode->i_ino);
 }
 
 /**

@@ -8,6 +8,7 @@
  * target is stored NUL-terminated in one block, named by the row block
  * field of its inode.
  */
+#include <linux/slab.h>
 #include "pramfs.h"
 
 static void pram_touch_dir(struct inode *dir)
@@ -16,23 +17,10 @@ static void pram_touch_dir(struct inode *dir)
 	pram_update_inode(dir);
 }
 
-/* Write the entry half of an inode's record: its name and directory. */
-static void pram_set_entry_name(struct inode *inode, struct inode *dir,
-				const struct qstr *name)
-{
-	struct super_block *sb = inode->i_sb;
-	struct pram_inode *pi = pram_record_begin(sb, inode->i_ino);
-
-	memset(pi->i_name, 0, PRAM_NAME_LEN);
-	memcpy(pi->i_name, name->name, name->len);
-	pi->i_parent = cpu_to_le32(dir->i_ino);
-	pram_record_end(sb, pi);
-}
-
 /*
- * A new inode for @name in @dir, written to NVRAM but in no list yet.
- * On a later failure, clear_nlink() and discard_new_inode() give its
- * blocks and its number back.
+ * A new inode for @dir, written to NVRAM but in no list yet (its i_parent
+ * is 0). On a later failure, clear_nlink() and discard_new_inode() give
+ * its blocks and its number back.
  */
 static struct inode *pram_new_inode(struct mnt_idmap *idmap, struct inode *dir,
 				    const struct qstr *name, umode_t mode,
@@ -63,11 +51,10 @@ static struct inode *pram_new_inode(struct mnt_idmap *idmap, struct inode *dir,
 		pi->i_type.dev.rdev = cpu_to_le32(new_encode_dev(rdev));
 		pram_record_end(sb, pi);
 	}
-	pram_set_entry_name(inode, dir, name);
 	pram_update_inode(inode);
 	err = insert_inode_locked(inode);
 	if (err) {
-		pram_err(sb, "new inode %u is already in use", ino);
+		pram_error(sb, ino, "new inode is already in use");
 		clear_nlink(inode);
 		goto put_inode;
 	}
@@ -82,7 +69,7 @@ put_inode:
 static int pram_instantiate(struct inode *dir, struct dentry *dentry,
 			    struct inode *inode)
 {
-	int err = pram_add_entry(dir, inode->i_ino);
+	int err = pram_add_entry(dir, inode->i_ino, &dentry->d_name);
 
 	if (err) {
 		clear_nlink(inode);
@@ -170,8 +157,9 @@ static int pram_symlink(struct mnt_idmap *idmap, struct inode *dir,
 }
 
 /*
- * The target is read in place from the NVRAM. Not in RCU walk: the
- * block is freed when the inode is evicted, not after a grace period.
+ * The target is copied out of the NVRAM and checked in the copy, so a
+ * change under the VFS's walk cannot take its NUL away. Not in RCU walk:
+ * the copy needs an allocation that may sleep.
  */
 static const char *pram_get_link(struct dentry *dentry, struct inode *inode,
 				 struct delayed_call *done)
@@ -179,76 +167,87 @@ static const char *pram_get_link(struct dentry *dentry, struct inode *inode,
 	struct super_block *sb = inode->i_sb;
 	u32 block = pram_row_block(inode);
 	loff_t len = i_size_read(inode);
-	const char *target;
+	char *target;
 
 	if (!dentry)
 		return ERR_PTR(-ECHILD);
 	if (!pram_block_valid(&PRAM_SB(sb)->geo, block) ||
 	    len >= sb->s_blocksize)
 		goto corrupt;
-	target = pram_block_addr(sb, block);
-	if (strnlen(target, sb->s_blocksize) != len)
+	target = kmalloc(len + 1, GFP_KERNEL);
+	if (!target)
+		return ERR_PTR(-ENOMEM);
+	memcpy(target, pram_block_addr(sb, block), len + 1);
+	if (strnlen(target, len + 1) != len) {
+		kfree(target);
 		goto corrupt;
+	}
+	set_delayed_call(done, kfree_link, target);
 	return target;
 corrupt:
-	pram_err(sb, "symlink %lu: bad target block or length", inode->i_ino);
+	pram_error(sb, inode->i_ino, "symlink: bad target block or length");
 	return ERR_PTR(-EUCLEAN);
 }
 
 /* ---- removing and renaming ---- */
 
-/*
- * Take @inode's entry out of @dir and drop the links it held: one for a
- * file; both of a directory, which must be empty, and its ".." in @dir.
- */
-static int pram_drop_entry(struct inode *dir, struct inode *inode)
+/* A directory with entries, bad ones too, cannot be removed or replaced. */
+static int pram_check_removable(struct inode *inode)
 {
-	int err;
+	int empty;
 
-	if (S_ISDIR(inode->i_mode) && !pram_dir_empty(inode))
-		return -ENOTEMPTY;
-	err = pram_remove_entry(dir, inode->i_ino);
-	if (err)
-		return err;
+	if (!S_ISDIR(inode->i_mode))
+		return 0;
+	empty = pram_dir_empty(inode);
+	if (empty < 0)
+		return empty;
+	return empty ? 0 : -ENOTEMPTY;
+}
+
+/*
+ * The subdirectory link a directory's entry held in @dir goes. A count
+ * already at 2 is wrong (it was read so); it stays rather than wrap.
+ */
+static void pram_drop_dir_link(struct inode *dir)
+{
+	if (dir->i_nlink > 2)
+		drop_nlink(dir);
+	else
+		pram_error(dir->i_sb, dir->i_ino, "link count lower than its subdirectories");
+}
+
+/*
+ * @inode's entry is out of @dir: drop the links it held, one for a
+ * file; both of a directory, and its ".." in @dir.
+ */
+static void pram_entry_dropped(struct inode *dir, struct inode *inode)
+{
 	inode_set_ctime_current(inode);
 	if (S_ISDIR(inode->i_mode)) {
 		clear_nlink(inode);
-		drop_nlink(dir);
+		pram_drop_dir_link(dir);
 	} else {
 		drop_nlink(inode);
 	}
 	pram_update_inode(inode);
-	return 0;
 }
 
 /* unlink and rmdir: the VFS has checked which one the entry allows. */
 static int pram_unlink(struct inode *dir, struct dentry *dentry)
 {
-	int err = pram_drop_entry(dir, d_inode(dentry));
-
-	if (!err)
-		pram_touch_dir(dir);
-	return err;
-}
-
-/* Give @inode the name @name in @to, moving it there from @from. */
-static int pram_move_entry(struct inode *from, struct inode *inode,
-			   struct inode *to, const struct qstr *name)
-{
+	struct inode *inode = d_inode(dentry);
+	struct pram_list_pos pos;
 	int err;
 
-	if (from == to) {
-		/* In place: the entry keeps its position in the list. */
-		pram_index_del(to, inode->i_ino);
-		pram_set_entry_name(inode, to, name);
-		pram_index_add(to, inode->i_ino);
-		return 0;
-	}
-	err = pram_remove_entry(from, inode->i_ino);
+	err = pram_check_removable(inode);
+	if (!err)
+		err = pram_dir_find_entry(dir, inode->i_ino, &pos);
 	if (err)
 		return err;
-	pram_set_entry_name(inode, to, name);
-	return pram_add_entry(to, inode->i_ino);
+	pram_dir_unlink(dir, inode->i_ino, &pos);
+	pram_entry_dropped(dir, inode);
+	pram_touch_dir(dir);
+	return 0;
 }
 
 /* A directory moved from @from to @to takes its ".." link along. */
@@ -257,7 +256,7 @@ static void pram_move_dir_link(struct inode *inode, struct inode *from,
 {
 	if (!S_ISDIR(inode->i_mode) || from == to)
 		return;
-	drop_nlink(from);
+	pram_drop_dir_link(from);
 	inc_nlink(to);
 }
 
@@ -271,19 +270,63 @@ static void pram_renamed(struct inode *inode, struct inode *old_dir,
 		pram_touch_dir(new_dir);
 }
 
+/*
+ * A move between two directories: where the entry is, and where it goes.
+ * Both are found, and the links around them checked, before anything is
+ * written, so a move that fails leaves both lists as they were.
+ */
+struct pram_move {
+	struct pram_list_pos	from, to;
+};
+
+static int pram_move_find(struct inode *from, struct inode *inode,
+			  struct inode *to, struct pram_move *mv)
+{
+	int err = pram_dir_find_entry(from, inode->i_ino, &mv->from);
+
+	if (!err)
+		err = pram_dir_find_gap(to, inode->i_ino, &mv->to);
+	return err;
+}
+
+static void pram_move_entry(struct inode *from, struct inode *inode,
+			    struct inode *to, const struct qstr *name,
+			    const struct pram_move *mv)
+{
+	pram_dir_unlink(from, inode->i_ino, &mv->from);
+	pram_dir_link(to, inode->i_ino, name, &mv->to);
+	pram_move_dir_link(inode, from, to);
+}
+
 static int pram_exchange(struct inode *old_dir, struct dentry *old_dentry,
 			 struct inode *new_dir, struct dentry *new_dentry)
 {
 	struct inode *a = d_inode(old_dentry), *b = d_inode(new_dentry);
+	struct qstr a_name = old_dentry->d_name, b_name = new_dentry->d_name;
+	struct pram_move ma, mb;
 	int err;
 
-	err = pram_move_entry(old_dir, a, new_dir, &new_dentry->d_name);
+	if (old_dir == new_dir) {
+		/* In place: each keeps its position in the list. */
+		pram_dir_rename(old_dir, a->i_ino, &b_name);
+		pram_dir_rename(old_dir, b->i_ino, &a_name);
+		goto done;
+	}
+	err = pram_move_find(old_dir, a, new_dir, &ma);
 	if (!err)
-		err = pram_move_entry(new_dir, b, old_dir, &old_dentry->d_name);
+		err = pram_move_find(new_dir, b, old_dir, &mb);
 	if (err)
 		return err;
+	/* Each one's new place was found with the other still there. */
+	pram_dir_pos_skip(&ma.to, b->i_ino, &mb.from);
+	pram_dir_pos_skip(&mb.to, a->i_ino, &ma.from);
+	pram_dir_unlink(old_dir, a->i_ino, &ma.from);
+	pram_dir_unlink(new_dir, b->i_ino, &mb.from);
+	pram_dir_link(new_dir, a->i_ino, &b_name, &ma.to);
+	pram_dir_link(old_dir, b->i_ino, &a_name, &mb.to);
 	pram_move_dir_link(a, old_dir, new_dir);
 	pram_move_dir_link(b, new_dir, old_dir);
+done:
 	inode_set_ctime_current(b);
 	pram_update_inode(b);
 	pram_renamed(a, old_dir, new_dir);
@@ -296,21 +339,35 @@ static int pram_rename(struct mnt_idmap *idmap, struct inode *old_dir,
 {
 	struct inode *inode = d_inode(old_dentry);
 	struct inode *target = d_inode(new_dentry);
-	int err;
+	struct pram_list_pos target_pos;
+	struct pram_move mv;
+	int err = 0;
 
 	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE))
 		return -EINVAL;
 	if (flags & RENAME_EXCHANGE)
 		return pram_exchange(old_dir, old_dentry, new_dir, new_dentry);
 	if (target) {
-		err = pram_drop_entry(new_dir, target);
-		if (err)
-			return err;
+		err = pram_check_removable(target);
+		if (!err)
+			err = pram_dir_find_entry(new_dir, target->i_ino,
+						  &target_pos);
 	}
-	err = pram_move_entry(old_dir, inode, new_dir, &new_dentry->d_name);
+	if (!err && old_dir != new_dir)
+		err = pram_move_find(old_dir, inode, new_dir, &mv);
 	if (err)
 		return err;
-	pram_move_dir_link(inode, old_dir, new_dir);
+	if (target) {
+		if (old_dir != new_dir)
+			pram_dir_pos_skip(&mv.to, target->i_ino, &target_pos);
+		pram_dir_unlink(new_dir, target->i_ino, &target_pos);
+		pram_entry_dropped(new_dir, target);
+	}
+	if (old_dir == new_dir)
+		pram_dir_rename(old_dir, inode->i_ino, &new_dentry->d_name);
+	else
+		pram_move_entry(old_dir, inode, new_dir, &new_dentry->d_name,
+				&mv);
 	pram_renamed(inode, old_dir, new_dir);
 	return 0;
 }

@@ -277,7 +277,6 @@ void pram_mmap_written(struct inode *inode, loff_t pos, size_t len,
 /* inode.c */
 struct inode *pram_iget(struct super_block *sb, u32 ino);
 struct pram_inode *pram_get_inode(struct super_block *sb, u32 ino);
-int pram_write_inode(struct inode *inode, struct writeback_control *wbc);
 void pram_evict_inode(struct inode *inode);
 int pram_inode_cache_init(void);
 void pram_inode_cache_destroy(void);
@@ -285,8 +284,12 @@ struct inode *pram_alloc_inode(struct super_block *sb);
 void pram_free_inode(struct inode *inode);
 void pram_update_inode(struct inode *inode);
 void pram_init_root(struct super_block *sb, struct pram_inode *pi);
+void pram_record_lock(struct super_block *sb, u32 ino);
+void pram_record_unlock(struct super_block *sb, u32 ino);
 struct pram_inode *pram_record_begin(struct super_block *sb, u32 ino);
 void pram_record_end(struct super_block *sb, struct pram_inode *pi);
+void pram_record_patch(struct super_block *sb, u32 ino, __le32 *field,
+		       u32 value);
 void pram_record_clear(struct super_block *sb, u32 ino);
 void pram_set_ops(struct inode *inode, dev_t rdev);
 
@@ -297,21 +300,50 @@ static inline u32 pram_name_len(const struct pram_inode *pi)
 }
 
 /* dir.c */
+struct pram_list_pos {
+	u32	prev, next;	/* the entries on each side, 0 for an end */
+};
+
 extern const struct file_operations pram_dir_operations;
-int pram_dir_walk(struct inode *dir,
-		  int (*fn)(void *arg, u32 ino, const struct pram_inode *pi),
-		  void *arg);
-int pram_add_entry(struct inode *dir, u32 ino);
-int pram_remove_entry(struct inode *dir, u32 ino);
-bool pram_dir_empty(struct inode *dir);
+void pram_dir_forget(struct inode *dir);
 struct dentry *pram_lookup(struct inode *dir, struct dentry *dentry,
 			   unsigned int flags);
+int pram_dir_find_gap(struct inode *dir, u32 ino, struct pram_list_pos *pos);
+int pram_dir_find_entry(struct inode *dir, u32 ino, struct pram_list_pos *pos);
+void pram_dir_pos_skip(struct pram_list_pos *pos, u32 gone,
+		       const struct pram_list_pos *gone_pos);
+void pram_dir_link(struct inode *dir, u32 ino, const struct qstr *name,
+		   const struct pram_list_pos *pos);
+void pram_dir_unlink(struct inode *dir, u32 ino,
+		     const struct pram_list_pos *pos);
+void pram_dir_rename(struct inode *dir, u32 ino, const struct qstr *name);
+int pram_add_entry(struct inode *dir, u32 ino, const struct qstr *name);
+int pram_dir_empty(struct inode *dir);
 
-/* index.c */
-long pram_index_find(struct inode *dir, const struct qstr *name);
-void pram_index_add(struct inode *dir, u32 ino);
-void pram_index_del(struct inode *dir, u32 ino);
-void pram_index_free(struct inode *dir);
+/* index.c: a directory's entries in memory */
+struct pram_dir_ent {
+	struct hlist_node	node;	/* in its name's bucket, or unhashed */
+	u32			hash;
+	u32			ino;
+	bool			bad;	/* refused when the index was built */
+};
+
+struct pram_dir_index *pram_index_new(void);
+void pram_index_destroy(struct pram_dir_index *idx);
+int pram_index_insert(struct super_block *sb, struct pram_dir_index *idx,
+		      u32 ino, bool bad, bool named, u32 *dup);
+long pram_index_find(struct super_block *sb, struct pram_dir_index *idx,
+		     const struct qstr *name);
+void pram_index_refuse(struct pram_dir_index *idx, u32 ino);
+bool pram_index_bad(struct pram_dir_index *idx, u32 ino);
+void pram_index_del(struct pram_dir_index *idx, u32 ino);
+void pram_index_unname(struct pram_dir_index *idx, u32 ino);
+void pram_index_rename(struct super_block *sb, struct pram_dir_index *idx,
+		       u32 ino);
+struct pram_dir_ent *pram_index_next(struct pram_dir_index *idx,
+				     unsigned long *ino);
+bool pram_index_has(struct pram_dir_index *idx, u32 ino);
+unsigned int pram_index_members(struct pram_dir_index *idx);
 
 /* namei.c */
 extern const struct inode_operations pram_dir_inode_operations;
