@@ -102,10 +102,20 @@ static void pram_zero_block(struct super_block *sb, u32 block)
 	pram_zero_range(sb, pram_block_addr(sb, block), sb->s_blocksize);
 }
 
-/* Copy up to @len bytes from @from into the window @w, written back. */
+/*
+ * Copy up to @len bytes from @from into the window @w, written back. Page
+ * faults are off: a fault on user memory could sleep for ever (a
+ * userfaultfd that is never served) while the window holds this CPU's
+ * slots, which writers that hold s_lock or a record lock wait for. The
+ * caller faults the pages in first and retries what comes up short.
+ */
 static size_t pram_copy_in(void *w, size_t len, struct iov_iter *from)
 {
-	size_t done = _copy_from_iter_flushcache(w, len, from);
+	size_t done;
+
+	pagefault_disable();
+	done = _copy_from_iter_flushcache(w, len, from);
+	pagefault_enable();
 
 	if (!IS_ENABLED(CONFIG_ARCH_HAS_UACCESS_FLUSHCACHE))
 		arch_wb_cache_pmem(w, done);
@@ -114,8 +124,8 @@ static size_t pram_copy_in(void *w, size_t len, struct iov_iter *from)
 
 static int pram_map_corrupt(struct inode *inode)
 {
-	pram_err(inode->i_sb, "inode %lu: block map names a block outside the data area",
-		 inode->i_ino);
+	pram_error(inode->i_sb, inode->i_ino,
+		   "block map names a block outside the data area");
 	return -EUCLEAN;
 }
 
@@ -374,47 +384,62 @@ static ssize_t pram_write_run(struct inode *inode, u64 fblock,
 	return done ?: err;
 }
 
-/* Return: bytes written, or a negative errno if none were. */
+/*
+ * The next piece of a write at @pos: up to PRAM_RESERVE whole blocks from
+ * a block boundary (pram_write_run()), else the rest of the block.
+ * Return: bytes written, 0 when a user page was not there, or a
+ * negative errno.
+ */
+static ssize_t pram_write_piece(struct inode *inode, loff_t pos,
+				struct iov_iter *from, struct pram_reserve *res)
+{
+	u32 bs = i_blocksize(inode);
+	size_t len = min_t(size_t, iov_iter_count(from), bs - (pos & (bs - 1)));
+	struct pram_slot slot;
+	int err;
+
+	if (!(pos & (bs - 1)) && iov_iter_count(from) >= 2 * bs) {
+		len = min_t(size_t, iov_iter_count(from) / bs, PRAM_RESERVE);
+		return pram_write_run(inode, pos >> inode->i_blkbits, len, from,
+				      res);
+	}
+	err = pram_map_slot(inode, pos >> inode->i_blkbits, res, &slot);
+	if (err)
+		return err;
+	return pram_fill_block(inode, &slot, pos & (bs - 1), len, from, res);
+}
+
+/*
+ * Return: bytes written, or a negative errno if none were. The user pages
+ * of each piece are faulted in before its window opens (pram_copy_in()
+ * copies with faults off); a piece that comes up short is retried from
+ * where it stopped, and -EFAULT ends the write only when no byte of the
+ * rest can be faulted in.
+ */
 static ssize_t pram_write_blocks(struct inode *inode, loff_t pos,
 				 struct iov_iter *from)
 {
-	u32 bs = i_blocksize(inode);
 	struct pram_reserve res = { };
 	ssize_t written = 0, done = 0;
-	struct pram_slot slot;
-	u64 first, last;
 	size_t len;
+	u64 first, last;
 
 	/* Data blocks, and a column block per bs / 4 of them. */
 	res.want = pram_block_range(inode->i_blkbits, pos, iov_iter_count(from),
 				    &first, &last);
 	res.want += res.want / pram_map_entries(inode->i_blkbits) + 1;
 	while (iov_iter_count(from)) {
-		len = min_t(size_t, iov_iter_count(from), bs - (pos & (bs - 1)));
-		if (!(pos & (bs - 1)) && iov_iter_count(from) >= 2 * bs) {
-			len = min_t(size_t, iov_iter_count(from) / bs,
-				    PRAM_RESERVE) * bs;
-			done = pram_write_run(inode, pos >> inode->i_blkbits,
-					      len / bs, from, &res);
-		} else {
-			done = pram_map_slot(inode, pos >> inode->i_blkbits,
-					     &res, &slot);
-			if (!done)
-				done = pram_fill_block(inode, &slot,
-						       pos & (bs - 1), len,
-						       from, &res);
-		}
-		if (done > 0) {
-			pos += done;
-			written += done;
-		}
-		if (done < 0)
-			break;
-		/* A run may end early without a fault: go on from there. */
-		if (!done || (done < len && done % bs)) {
+		len = min_t(size_t, iov_iter_count(from),
+			    PRAM_RESERVE * i_blocksize(inode));
+		if (fault_in_iov_iter_readable(from, len) == len) {
 			done = -EFAULT;
 			break;
 		}
+		done = pram_write_piece(inode, pos, from, &res);
+		if (done < 0)
+			break;
+		pos += done;
+		written += done;
 		cond_resched();
 	}
 	pram_commit_pending(inode, &res);
