@@ -7,26 +7,7 @@
  *
  * Needs root, /dev/mem, and PRAM_PHYS and PRAM_SIZE in the environment.
  */
-#include "pramfs_util.h"
-
-#define SB_SIZE		128
-#define INODE_SIZE	128
-#define ROOT_INO	2
-#define SB_MAGIC	4	/* offsets in the superblock */
-#define SB_INODES	36
-#define SB_FREE_INODES	40
-
-static uint32_t sb_csum(const uint8_t *sb)
-{
-	return crc32c(~0U, sb + 4, SB_SIZE - 4);
-}
-
-static uint32_t inode_csum(const uint8_t *pi, uint32_t ino)
-{
-	uint8_t seed[4] = { ino, ino >> 8, ino >> 16, ino >> 24 };
-
-	return crc32c(crc32c(~0U, seed, 4), pi + 4, INODE_SIZE - 4);
-}
+#include "pramfs_image.h"
 
 int main(void)
 {

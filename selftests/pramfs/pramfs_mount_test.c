@@ -25,93 +25,10 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
-#include "pramfs_util.h"
+#include "pramfs_image.h"
 
 #define MNT2		"/tmp/pram2"
 #define PRAM_MAGIC	0xEFFA
-#define SB_SIZE		128
-#define SB_COMPAT	12	/* offsets in the superblock */
-#define SB_RO_COMPAT	16
-#define SB_INCOMPAT	20
-#define SB_MOUNT_COUNT	68
-#define ROOT_INODE	256	/* byte offset of inode 2 */
-
-
-/* Set a field of both superblock copies and keep their checksums valid. */
-static void sb_set_le32(uint8_t *nv, int off, uint32_t v)
-{
-	uint8_t *sb;
-	uint32_t csum;
-	int i, copy;
-
-	for (copy = 0; copy < 2; copy++) {
-		sb = nv + copy * SB_SIZE;
-		for (i = 0; i < 4; i++)
-			sb[off + i] = v >> (8 * i);
-		csum = crc32c(~0U, sb + 4, SB_SIZE - 4);
-		for (i = 0; i < 4; i++)
-			sb[i] = csum >> (8 * i);
-	}
-}
-
-static int count_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while (readdir(d))
-		n++;
-	closedir(d);
-	return n;
-}
-
-/* The line of /proc/mounts for @dir, in @buf. */
-static int mount_line(const char *dir, char *buf, size_t len)
-{
-	FILE *f = fopen("/proc/mounts", "r");
-	char pat[64];
-	int found = 0;
-
-	snprintf(pat, sizeof(pat), " %s pramfs ", dir);
-	while (f && fgets(buf, len, f))
-		if (strstr(buf, pat)) {
-			found = 1;
-			break;
-		}
-	if (f)
-		fclose(f);
-	return found ? 0 : -1;
-}
-
-/*
- * The geometry the documentation gives for a filesystem of @size bytes:
- * an independent oracle for the kernel's pram_geometry_compute().
- */
-struct geometry {
-	unsigned long long blocks, inodes, data_start;
-};
-
-static int geometry(unsigned long long size, unsigned int bs,
-		    unsigned long long bpi, unsigned long long n,
-		    struct geometry *g)
-{
-	unsigned long long itable_end, bitmap_blocks, bitmap_start;
-	int bits = __builtin_ctz(bs);
-
-	g->blocks = size >> bits;
-	if (!n)
-		n = size / (bpi ? bpi : 20 * 128) ?: 1;
-	itable_end = (256 + n * 128 + bs - 1) / bs * bs;
-	if (itable_end >= size)
-		return -1;
-	g->inodes = (itable_end - 256) / 128;
-	bitmap_start = itable_end >> bits;
-	bitmap_blocks = ((g->blocks + 7) / 8 + bs - 1) / bs;
-	g->data_start = bitmap_start + bitmap_blocks;
-	return g->data_start < g->blocks ? 0 : -1;
-}
 
 /* ---- format and statfs, for each block size and inode option ---- */
 
@@ -376,7 +293,7 @@ TEST_F(pramfs, bad_primary_superblock_is_repaired_from_copy)
 
 	ASSERT_NE(NULL, nv);
 	memcpy(good, nv + SB_SIZE, SB_SIZE);
-	nv[40] ^= 0x55;		/* s_free_inodes_count */
+	nv[SB_FREE_INODES] ^= 0x55;
 
 	/* Read-only: mounts from the copy and writes nothing. */
 	before = nvram_hash(&self->nv);
@@ -388,11 +305,11 @@ TEST_F(pramfs, bad_primary_superblock_is_repaired_from_copy)
 	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", self->nv.phys));
 	ASSERT_EQ(0, umount(MNT));
 	EXPECT_EQ(0, memcmp(nv, nv + SB_SIZE, SB_SIZE));
-	EXPECT_EQ(le32_at(good + 40), le32_at(nv + 40));
+	EXPECT_EQ(le32_at(good + SB_FREE_INODES), le32_at(nv + SB_FREE_INODES));
 
 	/* Both bad: refused. */
-	nv[40] ^= 0x55;
-	nv[SB_SIZE + 40] ^= 0x55;
+	nv[SB_FREE_INODES] ^= 0x55;
+	nv[SB_SIZE + SB_FREE_INODES] ^= 0x55;
 	EXPECT_EQ(EINVAL, do_mount(MNT, 0, "physaddr=%#llx", self->nv.phys));
 	munmap(nv, self->nv.size);
 }
@@ -404,38 +321,38 @@ TEST_F(pramfs, feature_flags_decide_what_mounts)
 
 	ASSERT_NE(NULL, nv);
 	/* The test's checksum is the kernel's: a plain rewrite still mounts. */
-	sb_set_le32(nv, SB_COMPAT, 0);
+	sb_set(nv, SB_COMPAT, 4, 0);
 	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", self->nv.phys));
 	ASSERT_EQ(0, umount(MNT));
 
 	/* Unknown compat feature: ignored. */
-	sb_set_le32(nv, SB_COMPAT, 1U << 31);
+	sb_set(nv, SB_COMPAT, 4, 1U << 31);
 	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", self->nv.phys));
 	ASSERT_EQ(0, umount(MNT));
-	sb_set_le32(nv, SB_COMPAT, 0);
+	sb_set(nv, SB_COMPAT, 4, 0);
 
 	/*
 	 * Unknown ro_compat feature: read-only only. A refused read-write
 	 * mount or remount writes nothing, not even the repair of a bad
 	 * primary superblock.
 	 */
-	sb_set_le32(nv, SB_RO_COMPAT, 1U << 31);
-	nv[40] ^= 0x55;
+	sb_set(nv, SB_RO_COMPAT, 4, 1U << 31);
+	nv[SB_FREE_INODES] ^= 0x55;
 	before = nvram_hash(&self->nv);
 	EXPECT_EQ(EINVAL, do_mount(MNT, 0, "physaddr=%#llx", self->nv.phys));
 	ASSERT_EQ(0, do_mount(MNT, MS_RDONLY, "physaddr=%#llx", self->nv.phys));
 	EXPECT_EQ(EINVAL, do_mount(MNT, MS_REMOUNT, ""));
 	ASSERT_EQ(0, umount(MNT));
 	EXPECT_EQ(before, nvram_hash(&self->nv));
-	nv[40] ^= 0x55;
-	sb_set_le32(nv, SB_RO_COMPAT, 0);
+	nv[SB_FREE_INODES] ^= 0x55;
+	sb_set(nv, SB_RO_COMPAT, 4, 0);
 
 	/* Unknown incompat feature: no mount at all. */
-	sb_set_le32(nv, SB_INCOMPAT, 1);
+	sb_set(nv, SB_INCOMPAT, 4, 1);
 	EXPECT_EQ(EINVAL, do_mount(MNT, 0, "physaddr=%#llx", self->nv.phys));
 	EXPECT_EQ(EINVAL, do_mount(MNT, MS_RDONLY, "physaddr=%#llx",
 				   self->nv.phys));
-	sb_set_le32(nv, SB_INCOMPAT, 0);
+	sb_set(nv, SB_INCOMPAT, 4, 0);
 	EXPECT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", self->nv.phys));
 	munmap(nv, self->nv.size);
 }
@@ -445,7 +362,7 @@ TEST_F(pramfs, remount_rw_repairs_primary_superblock)
 	uint8_t *nv = nvram_map(&self->nv);
 
 	ASSERT_NE(NULL, nv);
-	nv[40] ^= 0x55;
+	nv[SB_FREE_INODES] ^= 0x55;
 	ASSERT_EQ(0, do_mount(MNT, MS_RDONLY, "physaddr=%#llx", self->nv.phys));
 	EXPECT_NE(0, memcmp(nv, nv + SB_SIZE, SB_SIZE));
 	ASSERT_EQ(0, do_mount(MNT, MS_REMOUNT, ""));
@@ -460,9 +377,9 @@ TEST_F(pramfs, bad_root_inode_is_refused)
 	uint8_t *nv = nvram_map(&self->nv);
 
 	ASSERT_NE(NULL, nv);
-	nv[ROOT_INODE + 8] ^= 1;	/* i_uid, under the checksum */
+	nv[ROOT_INO * INODE_SIZE + I_UID] ^= 1;	/* i_uid, under the checksum */
 	EXPECT_EQ(EINVAL, do_mount(MNT, 0, "physaddr=%#llx", self->nv.phys));
-	nv[ROOT_INODE + 8] ^= 1;
+	nv[ROOT_INO * INODE_SIZE + I_UID] ^= 1;
 	EXPECT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", self->nv.phys));
 	munmap(nv, self->nv.size);
 }

@@ -37,13 +37,6 @@ static const char *get(const char *name, char *buf, size_t len)
 	return buf;
 }
 
-static int exists(const char *name)
-{
-	struct stat st;
-
-	return !lstat(at(name), &st);
-}
-
 /* What a walk of the tree found. */
 struct tree {
 	unsigned long long files, dirs, blocks;	/* blocks in 512 bytes */
@@ -114,27 +107,6 @@ static void check_tree(struct __test_metadata *_metadata,
 	/* The root is counted by the walk and by a fresh filesystem. */
 	EXPECT_EQ(fresh->ffree - (t.files + t.dirs - 1), now.ffree);
 	EXPECT_EQ(fresh->bfree - t.blocks / (BS / 512), now.bfree);
-}
-
-static void remove_tree(const char *path)
-{
-	DIR *d = opendir(path);
-	struct dirent *e;
-	char sub[1024];
-
-	while (d && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
-		if (e->d_type == DT_DIR) {
-			remove_tree(sub);
-			rmdir(sub);
-		} else {
-			unlink(sub);
-		}
-	}
-	if (d)
-		closedir(d);
 }
 
 /* Empty the filesystem and expect the counts of a fresh one. */

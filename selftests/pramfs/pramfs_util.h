@@ -6,6 +6,7 @@
 #ifndef PRAMFS_UTIL_H
 #define PRAMFS_UTIL_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -15,6 +16,8 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/klog.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 
@@ -216,6 +219,145 @@ static inline long first_nonzero(const uint8_t *buf, size_t len)
 		if (buf[i])
 			return i;
 	return -1;
+}
+
+/* The line of /proc/mounts for @dir, in @buf. */
+static inline int mount_line(const char *dir, char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/mounts", "r");
+	char pat[64];
+	int found = 0;
+
+	snprintf(pat, sizeof(pat), " %s pramfs ", dir);
+	while (f && fgets(buf, len, f))
+		if (strstr(buf, pat)) {
+			found = 1;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return found ? 0 : -1;
+}
+
+
+/* Is there an entry MNT/@name? */
+static inline int exists(const char *name)
+{
+	struct stat st;
+
+	return !lstat(at(name), &st);
+}
+
+/* Entries readdir gives for @dir, the dots included; -1 if it cannot open. */
+static inline int count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+/* Remove everything under @path that can be removed. */
+static inline void remove_tree(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	char sub[1024];
+
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name) >=
+		    (int)sizeof(sub))
+			continue;
+		if (e->d_type == DT_DIR) {
+			remove_tree(sub);
+			rmdir(sub);
+		} else {
+			unlink(sub);
+		}
+	}
+	if (d)
+		closedir(d);
+}
+
+/*
+ * Read the whole of regular file @path, and through a mapping too (the
+ * mapping's bytes are written to /dev/null: the kernel reads every one).
+ */
+static inline void read_all(const char *path, off_t size)
+{
+	int fd = open(path, O_RDONLY), null = open("/dev/null", O_WRONLY);
+	char buf[4096];
+	void *m;
+
+	while (fd >= 0 && read(fd, buf, sizeof(buf)) > 0)
+		;
+	m = fd >= 0 && size ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0) :
+			      MAP_FAILED;
+	if (m != MAP_FAILED) {
+		(void)!write(null, m, size);
+		munmap(m, size);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (null >= 0)
+		close(null);
+}
+
+/*
+ * Use everything under @path as a reader would: readdir, lstat, every
+ * byte of every file (read and mmap), readlink. Errors are expected on
+ * crafted images and ignored. Return: the entries seen.
+ */
+static inline int walk_all(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	struct stat st;
+	char sub[1024], link[4096];
+	int n = 0;
+
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		n++;
+		if (snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name) >=
+		    (int)sizeof(sub) || lstat(sub, &st))
+			continue;
+		if (S_ISDIR(st.st_mode))
+			n += walk_all(sub);
+		else if (S_ISREG(st.st_mode))
+			read_all(sub, st.st_size);
+		else if (S_ISLNK(st.st_mode))
+			(void)!readlink(sub, link, sizeof(link));
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* How many times @needle is in the kernel log now. */
+static inline int klog_count(const char *needle)
+{
+	static char buf[1 << 20];
+	int len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, sizeof(buf) - 1);
+	const char *p = buf;
+	int n = 0;
+
+	if (len < 0)
+		return -1;
+	buf[len] = 0;
+	while ((p = strstr(p, needle))) {
+		n++;
+		p += strlen(needle);
+	}
+	return n;
 }
 
 #endif /* PRAMFS_UTIL_H */
