@@ -14,6 +14,7 @@ mkdir "$work/share"
 describe='stat -f -c "type=%t bsize=%S blocks=%b free=%f files=%c ffree=%d" /mnt/pram; stat -c "mode=%a uid=%u gid=%g ctime=%z" /mnt/pram'
 
 u32_at() { od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '; }
+u16_at() { od -An -tu2 -j "$2" -N2 "$1" | tr -d ' '; }
 uuid() { od -An -tx1 -j 96 -N16 "$1" | tr -d ' \n'; }
 
 "$REPO/qemu/run" --nvram "$nv" --nvram-size 32M --share "$work/share" -- \
@@ -21,6 +22,8 @@ uuid() { od -An -tx1 -j 96 -N16 "$1" | tr -d ' \n'; }
 echo "boot 1:"; cat "$work/share/boot1"
 count1=$(u32_at "$nv" 68)
 uuid1=$(uuid "$nv")
+# A clean unmount marks the superblock clean (s_state bit 0).
+[ $(($(u16_at "$nv" 88) & 1)) -eq 1 ]
 
 "$REPO/qemu/run" --nvram "$nv" --share "$work/share" -- \
 	"mount -t pramfs -o physaddr=\$PRAM_PHYS none /mnt/pram && ($describe) >/host/boot2 && umount /mnt/pram"

@@ -229,6 +229,7 @@ static const struct bad_mount bad_mounts[] = {
 	{ "physaddr=%#llx,init=1M,mode=99999", 0, 0, EINVAL },
 	{ "physaddr=%#llx,init=1M,uid=-3", 0, 0, EINVAL },
 	{ "physaddr=%#llx,mode=0700", 0, MS_RDONLY, EINVAL }, /* ro + mode */
+	{ "physaddr=%#llx,init=1M", 0, MS_RDONLY, EINVAL }, /* ro + init= */
 	{ "physaddr=0x1000000,init=1M", 0, 0, EBUSY },	/* system RAM */
 	{ "physaddr=0xfee00000,init=1M", 0, 0, EBUSY },	/* local APIC */
 	{ "physaddr=%#llx,init=1G", 0, 0, EBUSY },	/* past the NVRAM */
