@@ -11,8 +11,9 @@
 # BENCH_FS_MB (each filesystem), BENCH_FIO_MB (per fio job), BENCH_CHAR_MB,
 # BENCH_BON_MB and BENCH_BON_N (bonnie++ -s per-character, -s for blocks,
 # -n), BENCH_META_N (small files),
-# BENCH_ENTRIES (one directory), BENCH_MOUNT_MB (mount time), BENCH_EXEC_N
-# (program starts).
+# BENCH_ENTRIES (one directory), BENCH_BIGDIR and BENCH_BIGDIR_FS (one
+# large directory, on the filesystems that can make one in reasonable
+# time), BENCH_MOUNT_MB (mount time), BENCH_EXEC_N (program starts).
 set -u
 export PATH=/bench:/usr/bin:$PATH
 M=/mnt/b
@@ -38,14 +39,15 @@ pram_opts() {
 	echo "physaddr=$PRAM_PHYS${1#pramfs}" | sed 's/-noprotect$/,noprotect/'
 }
 
-# fs_make FS MB: a new filesystem of MB MiB, mounted at $M.
+# fs_make FS MB [INODES]: a new filesystem of MB MiB, mounted at $M, with
+# room for INODES files where the default would have less (ext4).
 fs_make() {
 	case $1 in
 	pramfs*)
 		mount -t pramfs -o "$(pram_opts "$1"),init=${2}M,bs=4096" none $M ;;
 	ext4-dax)
 		/usr/bin/mke2fs -q -F -t ext4 -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 \
-			"$PMEM" "${2}M" && mount -t ext4 -o dax "$PMEM" $M ;;
+			${3:+-N "$3"} "$PMEM" "${2}M" && mount -t ext4 -o dax "$PMEM" $M ;;
 	ext2-brd)
 		/usr/bin/mke2fs -q -F -t ext2 -b 4096 /dev/ram0 "${2}M" &&
 			mount -t ext2 /dev/ram0 $M ;;
@@ -156,6 +158,23 @@ entries_runs() {
 	done
 }
 
+# One large directory on a filesystem of its own: per-entry create, cold
+# lookup and cold readdir at BENCH_BIGDIR entries. Not on ext2, whose
+# directories are lists: each create searches all of it.
+bigdir_runs() {
+	case " $BENCH_BIGDIR_FS " in *" $fs "*) ;; *) return ;; esac
+	fs_make "$fs" "$BENCH_FS_MB" $((BENCH_BIGDIR * 2)) || { err "mkfs bigdir"; return; }
+	local n=$BENCH_BIGDIR
+	{
+		pramfs_bench create $M/d "$n" &&
+			cold "$fs" &&
+			pramfs_bench lookup $M/d "$n" &&
+			cold "$fs" &&
+			pramfs_bench readdir $M/d "$n"
+	} | sed "s/^\([a-z]*\) /\1-$n /" | emit entries us/entry
+	umount $M
+}
+
 # Mappings: a file written, then mapped (cold) and read through; and the
 # time to start a static program stored on the filesystem BENCH_EXEC_N
 # times (pramfs_bench itself, which exits at once).
@@ -205,7 +224,9 @@ for rep in $(seq "$BENCH_REPS"); do
 		entries_runs
 		mmap_runs
 		umount $M
-		note "$fs seconds: fio $((t1 - t0)), bonnie++ $((t2 - t1)), metadata $(($(date +%s) - t2))"
+		t3=$(date +%s)
+		bigdir_runs
+		note "$fs seconds: fio $((t1 - t0)), bonnie++ $((t2 - t1)), metadata $((t3 - t2)), large directory $(($(date +%s) - t3))"
 	done
 done
 for fs in $BENCH_FS; do
