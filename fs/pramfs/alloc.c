@@ -9,9 +9,10 @@
  */
 #include <linux/bitops.h>
 #include <linux/errno.h>
+#include <linux/bitmap.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
-#include "pramfs.h"
+#include "format.h"
 
 /**
  * pram_bitmap_format() - write an empty bitmap for @g
@@ -20,16 +21,30 @@
  */
 void pram_bitmap_format(void *bitmap, const struct pram_geometry *g)
 {
+	memset(bitmap, 0, (size_t)g->bitmap_blocks << g->blocksize_bits);
+	pram_bitmap_mark_meta(bitmap, g);
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_bitmap_format);
+
+/**
+ * pram_bitmap_mark_meta() - set the bits that are always set
+ * @bitmap: the bitmap
+ * @g: the geometry
+ *
+ * The metadata blocks' and the padding's past the last block; the data
+ * blocks' bits are left as they are.
+ */
+void pram_bitmap_mark_meta(void *bitmap, const struct pram_geometry *g)
+{
 	u64 nbits = ((u64)g->bitmap_blocks << g->blocksize_bits) * BITS_PER_BYTE;
 	u64 b;
 
-	memset(bitmap, 0, (size_t)g->bitmap_blocks << g->blocksize_bits);
 	for (b = 0; b < g->data_start; b++)
 		__set_bit_le(b, bitmap);
 	for (b = g->blocks_count; b < nbits; b++)
 		__set_bit_le(b, bitmap);
 }
-EXPORT_SYMBOL_IF_KUNIT(pram_bitmap_format);
+EXPORT_SYMBOL_IF_KUNIT(pram_bitmap_mark_meta);
 
 /**
  * pram_bitmap_find_free() - find the first free block at or after @hint

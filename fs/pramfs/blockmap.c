@@ -8,7 +8,7 @@
 #include <linux/errno.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
-#include "pramfs.h"
+#include "format.h"
 
 /**
  * pram_map_entries() - block numbers per map block

@@ -15,7 +15,7 @@
  */
 #include <linux/errno.h>
 #include <linux/string.h>
-#include "pramfs.h"
+#include "format.h"
 
 /*
  * The record of @ino if it can be an entry of @dir reached by a link

@@ -301,19 +301,10 @@ void pram_init_root(struct super_block *sb, struct pram_inode *pi)
 {
 	struct pram_mount_opts *opts = &PRAM_SB(sb)->opts;
 	struct timespec64 now;
-	__le64 t;
 
 	ktime_get_real_ts64(&now);
-	t = pram_time_pack(now);
-	pi->i_mode = cpu_to_le16(S_IFDIR | opts->mode);
-	pi->i_uid = cpu_to_le32(from_kuid(&init_user_ns, opts->uid));
-	pi->i_gid = cpu_to_le32(from_kgid(&init_user_ns, opts->gid));
-	pi->i_links_count = cpu_to_le16(2);
-	pi->i_atime = t;
-	pi->i_mtime = t;
-	pi->i_ctime = t;
-	pi->i_parent = cpu_to_le32(PRAM_ROOT_INO);
-	pi->i_csum = cpu_to_le32(pram_inode_csum(pi, PRAM_ROOT_INO));
+	pram_root_format(pi, opts->mode, from_kuid(&init_user_ns, opts->uid),
+			 from_kgid(&init_user_ns, opts->gid), pram_time_pack(now));
 }
 
 struct inode *pram_alloc_inode(struct super_block *sb)

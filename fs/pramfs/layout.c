@@ -13,7 +13,7 @@
 #include <linux/math64.h>
 #include <linux/stat.h>
 #include <linux/string.h>
-#include "pramfs.h"
+#include "format.h"
 
 #define PRAM_MAX_INODES		(U32_MAX - PRAM_ROOT_INO)
 #define PRAM_CSUM_SKIP		sizeof(__le32)	/* the checksum field */
@@ -140,6 +140,31 @@ void pram_super_format(struct pram_super_block *ps,
 	ps->s_csum = cpu_to_le32(pram_super_csum(ps));
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_super_format);
+
+/**
+ * pram_root_format() - fill in the root directory of a new filesystem
+ * @pi: the root inode, zeroed by the caller
+ * @mode: its permissions
+ * @uid: its owner
+ * @gid: its group
+ * @now: its times
+ *
+ * An empty directory: two links, its own parent, in no list.
+ */
+void pram_root_format(struct pram_inode *pi, umode_t mode, u32 uid, u32 gid,
+		      __le64 now)
+{
+	pi->i_mode = cpu_to_le16(S_IFDIR | (mode & 07777));
+	pi->i_uid = cpu_to_le32(uid);
+	pi->i_gid = cpu_to_le32(gid);
+	pi->i_links_count = cpu_to_le16(2);
+	pi->i_atime = now;
+	pi->i_mtime = now;
+	pi->i_ctime = now;
+	pi->i_parent = cpu_to_le32(PRAM_ROOT_INO);
+	pi->i_csum = cpu_to_le32(pram_inode_csum(pi, PRAM_ROOT_INO));
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_root_format);
 
 /* The stored geometry must be exactly what its size and inode count give. */
 static int pram_super_check_geometry(const struct pram_super_block *ps,

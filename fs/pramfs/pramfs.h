@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * PRAMFS in-memory state and prototypes, grouped by source file.
- * The on-media format is in pramfs_fs.h.
+ * PRAMFS in-memory state and prototypes, grouped by source file. The
+ * on-media format is in pramfs_fs.h, the pure code over it in format.h.
  */
 #ifndef _PRAMFS_H
 #define _PRAMFS_H
@@ -9,22 +9,8 @@
 #include <linux/fs.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
-#include <linux/time64.h>
 #include <linux/uidgid.h>
-#include <kunit/visibility.h>
-#include "pramfs_fs.h"
-
-/* Geometry of one filesystem, computed from its size and options. */
-struct pram_geometry {
-	u64	size;		/* bytes */
-	u32	blocksize;
-	u32	blocksize_bits;
-	u32	inodes_count;	/* inodes PRAM_ROOT_INO .. +inodes_count-1 */
-	u32	blocks_count;	/* size >> blocksize_bits */
-	u32	bitmap_start;	/* first bitmap block */
-	u32	bitmap_blocks;
-	u32	data_start;	/* first data block */
-};
+#include "format.h"
 
 /* What the mount options asked for. */
 struct pram_mount_opts {
@@ -55,17 +41,12 @@ enum { PRAM_ERRORS_CONTINUE, PRAM_ERRORS_RO, PRAM_ERRORS_PANIC };
 #define PRAM_OPT_NOPROTECT	BIT(8)
 #define PRAM_OPT_ERRORS		BIT(9)
 
-#define PRAM_DEF_ROOT_MODE	(0777 | S_ISVTX)
-
 /* Locks for on-media inode records, hashed by inode number. */
 #define PRAM_RECORD_LOCKS	64
 
 /* Write-window slots per CPU (nvram.c): under 2 MiB, for 4 KiB PTEs. */
 #define PRAM_WP_SLOTS		511
 #define PRAM_WP_MAX_PAGES	16	/* the most one window covers */
-
-/* Pages a read fault of a mapping maps at once (mmap.c), aligned. */
-#define PRAM_FAULT_AROUND	16
 
 struct pram_wp_pool {
 	void		*area;			/* nslots pages */
@@ -138,99 +119,6 @@ static inline struct pram_super_block *pram_super(struct super_block *sb)
 	return PRAM_SB(sb)->super;
 }
 
-/* layout.c: pure code, no VFS objects */
-u32 pram_super_csum(const struct pram_super_block *ps);
-u32 pram_inode_csum(const struct pram_inode *pi, u32 ino);
-int pram_geometry_compute(struct pram_geometry *g, u64 size, u32 blocksize,
-			  u64 bpi, u64 ninodes, const char **why);
-void pram_super_format(struct pram_super_block *ps,
-		       const struct pram_geometry *g);
-int pram_super_check(const struct pram_super_block *ps, struct pram_geometry *g,
-		     const char **why);
-int pram_inode_check(const struct pram_inode *pi, u32 ino,
-		     const struct pram_geometry *g, const char **why);
-int pram_name_check(const struct pram_inode *pi, const char **why);
-__le64 pram_time_pack(struct timespec64 ts);
-struct timespec64 pram_time_unpack(__le64 t);
-
-/* Inode numbers and block numbers read from NVRAM are checked here. */
-static inline bool pram_ino_valid(const struct pram_geometry *g, u32 ino)
-{
-	return ino >= PRAM_ROOT_INO && ino - PRAM_ROOT_INO < g->inodes_count;
-}
-
-static inline bool pram_block_valid(const struct pram_geometry *g, u32 block)
-{
-	return block >= g->data_start && block < g->blocks_count;
-}
-
-/*
- * Allocation hints: where the next search starts. A hint read from NVRAM
- * that is out of range starts at the beginning; the hint after the last
- * inode or block wraps round to the first.
- */
-static inline u32 pram_ino_hint(const struct pram_geometry *g, u32 ino)
-{
-	return pram_ino_valid(g, ino) ? ino : PRAM_ROOT_INO;
-}
-
-static inline u32 pram_block_hint(const struct pram_geometry *g, u32 block)
-{
-	return pram_block_valid(g, block) ? block : g->data_start;
-}
-
-static inline u64 pram_ino_offset(u32 ino)
-{
-	return (u64)ino << PRAM_INODE_BITS;
-}
-
-static inline u64 pram_block_offset(const struct pram_geometry *g, u32 block)
-{
-	return (u64)block << g->blocksize_bits;
-}
-
-/* alloc.c: pure code over a bitmap or an inode table in memory */
-void pram_bitmap_format(void *bitmap, const struct pram_geometry *g);
-int pram_bitmap_find_free(const void *bitmap, const struct pram_geometry *g,
-			  u32 hint, u32 *block);
-int pram_bitmap_alloc(void *bitmap, const struct pram_geometry *g, u32 hint,
-		      u32 *block);
-int pram_bitmap_free(void *bitmap, const struct pram_geometry *g, u32 block);
-u32 pram_bitmap_count_free(const void *bitmap, const struct pram_geometry *g);
-int pram_itable_find_free(const void *itable, const struct pram_geometry *g,
-			  u32 hint, u32 *ino);
-u32 pram_itable_count_free(const void *itable, const struct pram_geometry *g);
-
-/* dirlist.c: pure code over a directory's entry list in an image */
-struct pram_dir_scan {
-	u32	members;	/* entries found */
-	u32	recovered;	/* of which found from the tail, past a break */
-	u32	last;		/* the last entry the forward chain reached */
-	bool	broken;		/* the forward chain ends in a bad link */
-	bool	consistent;	/* every back link and the tail agree with it */
-};
-
-typedef int (*pram_dir_scan_fn)(void *arg, u32 ino, const struct pram_inode *pi);
-int pram_dir_scan(const struct pram_geometry *g, const void *base, u32 dir,
-		  pram_dir_scan_fn fn, void *arg, struct pram_dir_scan *scan);
-
-/* blockmap.c: pure block map arithmetic */
-u32 pram_map_entries(u32 bits);
-u64 pram_max_file_size(u32 bits);
-int pram_map_index(u32 bits, u64 fblock, u32 *row, u32 *col);
-u64 pram_block_range(u32 bits, u64 pos, u64 len, u64 *first, u64 *last);
-u64 pram_blocks_for_size(u32 bits, u64 size);
-
-u32 pram_page_blocks(u32 bits);
-bool pram_fault_window(pgoff_t pgoff, pgoff_t *first, pgoff_t *last);
-
-long pram_map_lookup(const struct pram_geometry *g, const void *base,
-		     u32 row_block, u64 fblock);
-s64 pram_map_seek(const struct pram_geometry *g, const void *base,
-		  u32 row_block, u64 from, u64 end, bool data);
-int pram_map_check(const struct pram_geometry *g, const void *base,
-		   u32 row_block, u32 *blocks, const char **why);
-
 /* nvram.c */
 int pram_map(struct super_block *sb, u64 size);
 void pram_unmap(struct super_block *sb);
@@ -292,12 +180,6 @@ void pram_record_patch(struct super_block *sb, u32 ino, __le32 *field,
 		       u32 value);
 void pram_record_clear(struct super_block *sb, u32 ino);
 void pram_set_ops(struct inode *inode, dev_t rdev);
-
-/* An entry's name: NUL-padded, not terminated when all 48 bytes are used. */
-static inline u32 pram_name_len(const struct pram_inode *pi)
-{
-	return strnlen(pi->i_name, PRAM_NAME_LEN);
-}
 
 /* dir.c */
 struct pram_list_pos {

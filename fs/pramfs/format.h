@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * PRAMFS pure code over the on-media format: geometry, checksums and
+ * checks, the allocators, block maps and directory entry lists. These
+ * files (layout.c, alloc.c, blockmap.c, dirlist.c) touch no VFS object
+ * and no memory but the buffers they are given: the module, its KUnit
+ * suites and the offline tools in tools/ all compile them, the tools
+ * through tools/include, which supplies the few kernel types and
+ * helpers they use.
+ */
+#ifndef _PRAMFS_FORMAT_H
+#define _PRAMFS_FORMAT_H
+
+#include <linux/string.h>
+#include <linux/types.h>
+#include <linux/time64.h>
+#include <kunit/visibility.h>
+#include "pramfs_fs.h"
+
+/* The root directory init= makes: world-writable and sticky, as /tmp. */
+#define PRAM_DEF_ROOT_MODE	(0777 | S_ISVTX)
+
+/* Pages a read fault of a mapping maps at once (mmap.c), aligned. */
+#define PRAM_FAULT_AROUND	16
+
+/* Geometry of one filesystem, computed from its size and options. */
+struct pram_geometry {
+	u64	size;		/* bytes */
+	u32	blocksize;
+	u32	blocksize_bits;
+	u32	inodes_count;	/* inodes PRAM_ROOT_INO .. +inodes_count-1 */
+	u32	blocks_count;	/* size >> blocksize_bits */
+	u32	bitmap_start;	/* first bitmap block */
+	u32	bitmap_blocks;
+	u32	data_start;	/* first data block */
+};
+
+/* layout.c */
+u32 pram_super_csum(const struct pram_super_block *ps);
+u32 pram_inode_csum(const struct pram_inode *pi, u32 ino);
+int pram_geometry_compute(struct pram_geometry *g, u64 size, u32 blocksize,
+			  u64 bpi, u64 ninodes, const char **why);
+void pram_super_format(struct pram_super_block *ps,
+		       const struct pram_geometry *g);
+void pram_root_format(struct pram_inode *pi, umode_t mode, u32 uid, u32 gid,
+		      __le64 now);
+int pram_super_check(const struct pram_super_block *ps, struct pram_geometry *g,
+		     const char **why);
+int pram_inode_check(const struct pram_inode *pi, u32 ino,
+		     const struct pram_geometry *g, const char **why);
+int pram_name_check(const struct pram_inode *pi, const char **why);
+__le64 pram_time_pack(struct timespec64 ts);
+struct timespec64 pram_time_unpack(__le64 t);
+
+/* Inode numbers and block numbers read from NVRAM are checked here. */
+static inline bool pram_ino_valid(const struct pram_geometry *g, u32 ino)
+{
+	return ino >= PRAM_ROOT_INO && ino - PRAM_ROOT_INO < g->inodes_count;
+}
+
+static inline bool pram_block_valid(const struct pram_geometry *g, u32 block)
+{
+	return block >= g->data_start && block < g->blocks_count;
+}
+
+/*
+ * Allocation hints: where the next search starts. A hint read from NVRAM
+ * that is out of range starts at the beginning; the hint after the last
+ * inode or block wraps round to the first.
+ */
+static inline u32 pram_ino_hint(const struct pram_geometry *g, u32 ino)
+{
+	return pram_ino_valid(g, ino) ? ino : PRAM_ROOT_INO;
+}
+
+static inline u32 pram_block_hint(const struct pram_geometry *g, u32 block)
+{
+	return pram_block_valid(g, block) ? block : g->data_start;
+}
+
+static inline u64 pram_ino_offset(u32 ino)
+{
+	return (u64)ino << PRAM_INODE_BITS;
+}
+
+static inline u64 pram_block_offset(const struct pram_geometry *g, u32 block)
+{
+	return (u64)block << g->blocksize_bits;
+}
+
+/* alloc.c: pure code over a bitmap or an inode table in memory */
+void pram_bitmap_format(void *bitmap, const struct pram_geometry *g);
+void pram_bitmap_mark_meta(void *bitmap, const struct pram_geometry *g);
+int pram_bitmap_find_free(const void *bitmap, const struct pram_geometry *g,
+			  u32 hint, u32 *block);
+int pram_bitmap_alloc(void *bitmap, const struct pram_geometry *g, u32 hint,
+		      u32 *block);
+int pram_bitmap_free(void *bitmap, const struct pram_geometry *g, u32 block);
+u32 pram_bitmap_count_free(const void *bitmap, const struct pram_geometry *g);
+int pram_itable_find_free(const void *itable, const struct pram_geometry *g,
+			  u32 hint, u32 *ino);
+u32 pram_itable_count_free(const void *itable, const struct pram_geometry *g);
+
+/* dirlist.c: pure code over a directory's entry list in an image */
+struct pram_dir_scan {
+	u32	members;	/* entries found */
+	u32	recovered;	/* of which found from the tail, past a break */
+	u32	last;		/* the last entry the forward chain reached */
+	bool	broken;		/* the forward chain ends in a bad link */
+	bool	consistent;	/* every back link and the tail agree with it */
+};
+
+typedef int (*pram_dir_scan_fn)(void *arg, u32 ino, const struct pram_inode *pi);
+int pram_dir_scan(const struct pram_geometry *g, const void *base, u32 dir,
+		  pram_dir_scan_fn fn, void *arg, struct pram_dir_scan *scan);
+
+/* blockmap.c: pure block map arithmetic */
+u32 pram_map_entries(u32 bits);
+u64 pram_max_file_size(u32 bits);
+int pram_map_index(u32 bits, u64 fblock, u32 *row, u32 *col);
+u64 pram_block_range(u32 bits, u64 pos, u64 len, u64 *first, u64 *last);
+u64 pram_blocks_for_size(u32 bits, u64 size);
+
+u32 pram_page_blocks(u32 bits);
+bool pram_fault_window(pgoff_t pgoff, pgoff_t *first, pgoff_t *last);
+
+long pram_map_lookup(const struct pram_geometry *g, const void *base,
+		     u32 row_block, u64 fblock);
+s64 pram_map_seek(const struct pram_geometry *g, const void *base,
+		  u32 row_block, u64 from, u64 end, bool data);
+int pram_map_check(const struct pram_geometry *g, const void *base,
+		   u32 row_block, u32 *blocks, const char **why);
+
+/* An entry's name: NUL-padded, not terminated when all 48 bytes are used. */
+static inline u32 pram_name_len(const struct pram_inode *pi)
+{
+	return strnlen(pi->i_name, PRAM_NAME_LEN);
+}
+
+#endif /* _PRAMFS_FORMAT_H */
