@@ -406,6 +406,17 @@ static int pram_make_root(struct super_block *sb, struct fs_context *fc)
 
 static const struct super_operations pram_sops;
 
+/* Which filesystem this is, in the log: its UUID and label. */
+static void pram_say_mounted(struct super_block *sb)
+{
+	const struct pram_super_block *ps = pram_super(sb);
+
+	pram_info(sb, "mounted %s: uuid %pU, label \"%*pE\"",
+		  sb_rdonly(sb) ? "read-only" : "read-write", ps->s_uuid,
+		  (int)strnlen(ps->s_volume_name, sizeof(ps->s_volume_name)),
+		  ps->s_volume_name);
+}
+
 static void pram_init_sb(struct super_block *sb)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
@@ -455,6 +466,7 @@ static int pram_fill_super(struct super_block *sb, struct fs_context *fc)
 	}
 	if (!sb_rdonly(sb))
 		pram_count_mount(sb);
+	pram_say_mounted(sb);
 	return 0;
 }
 
