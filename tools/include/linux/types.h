@@ -1,0 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* PRAMFS tools: the system's header, then ../pram_compat.h. */
+#include_next <linux/types.h>
+#include "../pram_compat.h"

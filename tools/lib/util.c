@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Small helpers for the PRAMFS tools: messages, numbers and sizes read as
+ * the kernel reads its mount options, the target options, time.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <time.h>
+#include "libpramfs.h"
+
+const char *pram_prog = "pramfs";
+
+void pram_warnx(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", pram_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* Report and exit with 8, e2fsprogs' "operational error". */
+void pram_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", pram_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(8);
+}
+
+/* A number, decimal or 0x hexadecimal: 0, or -EINVAL. */
+int pram_parse_u64(const char *s, u64 *val)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	*val = strtoull(s, &end, 0);
+	return errno || *end ? -EINVAL : 0;
+}
+
+/* A size with an optional K, M or G suffix, as the kernel's memparse(). */
+int pram_parse_size(const char *s, u64 *val)
+{
+	static const char suffixes[] = "KMGTPE";
+	const char *p;
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	*val = strtoull(s, &end, 0);
+	if (errno)
+		return -EINVAL;
+	p = *end ? strchr(suffixes, toupper((unsigned char)*end)) : NULL;
+	if (p && *end) {
+		*val <<= 10 * (p - suffixes + 1);
+		end++;
+	}
+	return *end || !*val ? -EINVAL : 0;
+}
+
+/* --phys ADDR and --size SIZE: 1 if @opt was one of them, 0 if not, -1. */
+int pram_target_option(struct pram_target *t, const char *opt, const char *arg)
+{
+	if (!strcmp(opt, "phys"))
+		return pram_parse_u64(arg, &t->phys) ? -1 : 1;
+	if (!strcmp(opt, "size"))
+		return pram_parse_size(arg, &t->size) ? -1 : 1;
+	return 0;
+}
+
+__le64 pram_time_now(void)
+{
+	struct timespec ts;
+	struct timespec64 t;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	t.tv_sec = ts.tv_sec;
+	t.tv_nsec = ts.tv_nsec;
+	return pram_time_pack(t);
+}
+
+double pram_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
