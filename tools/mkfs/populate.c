@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mkfs.pramfs -d DIR: copy a host tree into the new filesystem, as
+ * mke2fs -d and mkfs.erofs do, for making a board's image: directories,
+ * regular files (sparse ones stay sparse), symlinks, device nodes, FIFOs
+ * and sockets, with their modes, owners and nanosecond times. Entries are
+ * taken in name order, so the same tree makes the same image. What the
+ * format cannot hold (a name over 48 bytes, a hard link, a file past the
+ * largest size, a symlink target of a block or more) is an error naming
+ * the path.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+#include "mkfs.h"
+
+struct tree_walk {
+	struct pram_builder	*b;
+	char			path[PATH_MAX];
+};
+
+__printf(2, 3)
+static int fail(const struct tree_walk *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: %s: ", pram_prog, w->path);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+/* A device number as the kernel's new_encode_dev() stores it. */
+static u32 encode_dev(dev_t dev)
+{
+	u32 ma = major(dev), mi = minor(dev);
+
+	return (mi & 0xff) | (ma << 8) | ((mi & ~0xffU) << 12);
+}
+
+static __le64 pack(struct timespec t)
+{
+	struct timespec64 ts = { .tv_sec = t.tv_sec, .tv_nsec = t.tv_nsec };
+
+	return pram_time_pack(ts);
+}
+
+static void set_attrs(struct pram_inode *pi, const struct stat *st)
+{
+	pi->i_mode = cpu_to_le16(st->st_mode);
+	pi->i_uid = cpu_to_le32(st->st_uid);
+	pi->i_gid = cpu_to_le32(st->st_gid);
+	pi->i_links_count = cpu_to_le16(S_ISDIR(st->st_mode) ? 2 : 1);
+	pi->i_atime = pack(st->st_atim);
+	pi->i_mtime = pack(st->st_mtim);
+	pi->i_ctime = pack(st->st_ctim);
+}
+
+/* Copy the blocks of @fd that hold data; holes stay holes. */
+static int copy_data(struct tree_walk *w, u32 ino, int fd, u64 size)
+{
+	const struct pram_geometry *g = &w->b->img->geo;
+	u64 bs = g->blocksize, f, end;
+	off_t data, hole = 0;
+	u32 block;
+	ssize_t n;
+
+	while ((u64)hole < size) {
+		data = lseek(fd, hole, SEEK_DATA);
+		if (data < 0 && errno == ENXIO)
+			break;
+		hole = data < 0 ? (off_t)size : lseek(fd, data, SEEK_HOLE);
+		if (data < 0)
+			data = 0;
+		if (hole < 0)
+			return fail(w, "%s", strerror(errno));
+		end = DIV_ROUND_UP((u64)hole, bs);
+		for (f = data / bs; f < end; f++) {
+			if (pram_build_map(w->b, ino, f, &block))
+				return fail(w, "no space left");
+			n = pread(fd, pram_img_block(w->b->img, block),
+				  min_t(u64, bs, size - f * bs), f * bs);
+			if (n < 0)
+				return fail(w, "%s", strerror(errno));
+		}
+	}
+	return 0;
+}
+
+static int add_symlink(struct tree_walk *w, struct pram_inode *pi)
+{
+	u32 bs = w->b->img->geo.blocksize, block;
+	char target[PRAM_MAX_BLOCK_SIZE];
+	ssize_t n = readlink(w->path, target, sizeof(target));
+
+	if (n < 0)
+		return fail(w, "%s", strerror(errno));
+	if ((size_t)n >= bs)
+		return fail(w, "symlink target of %zd bytes: at most %u", n, bs - 1);
+	if (pram_build_block(w->b, &block))
+		return fail(w, "no space left");
+	memcpy(pram_img_block(w->b->img, block), target, n);
+	pi->i_type.reg.row_block = cpu_to_le32(block);
+	pi->i_blocks = cpu_to_le32(1);
+	pi->i_size = cpu_to_le64(n);
+	return 0;
+}
+
+/* What the format cannot hold, before anything is taken for it. */
+static int check_entry(struct tree_walk *w, const char *name,
+		       const struct stat *st)
+{
+	u64 max = pram_max_file_size(w->b->img->geo.blocksize_bits);
+
+	if (strlen(name) > PRAM_NAME_LEN)
+		return fail(w, "a name longer than %u bytes", PRAM_NAME_LEN);
+	if (!S_ISDIR(st->st_mode) && st->st_nlink > 1)
+		return fail(w, "a hard link (%lu names): the format has none",
+			    (unsigned long)st->st_nlink);
+	if (S_ISREG(st->st_mode) && (u64)st->st_size > max)
+		return fail(w, "larger than the largest file (%llu bytes)",
+			    (unsigned long long)max);
+	return 0;
+}
+
+/* The contents of one new inode, by type. */
+static int fill_inode(struct tree_walk *w, u32 ino, const struct stat *st)
+{
+	struct pram_inode *pi = pram_img_inode(w->b->img, ino);
+	int fd, err = 0;
+
+	set_attrs(pi, st);
+	if (S_ISREG(st->st_mode)) {
+		fd = open(w->path, O_RDONLY);
+		if (fd < 0)
+			return fail(w, "%s", strerror(errno));
+		pi->i_size = cpu_to_le64(st->st_size);
+		err = copy_data(w, ino, fd, st->st_size);
+		close(fd);
+	} else if (S_ISLNK(st->st_mode)) {
+		err = add_symlink(w, pi);
+	} else if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode)) {
+		pi->i_type.dev.rdev = cpu_to_le32(encode_dev(st->st_rdev));
+	}
+	return err;
+}
+
+static int walk(struct tree_walk *w, u32 dir);
+
+static int add_entry(struct tree_walk *w, u32 dir, const char *name)
+{
+	struct pram_image *img = w->b->img;
+	struct stat st;
+	u32 ino;
+
+	if (lstat(w->path, &st))
+		return fail(w, "%s", strerror(errno));
+	if (check_entry(w, name, &st))
+		return -1;
+	if (pram_build_inode(w->b, &ino))
+		return fail(w, "no free inode left");
+	if (fill_inode(w, ino, &st) ||
+	    pram_build_link(w->b, dir, ino, name, strlen(name)))
+		return -1;
+	if (!S_ISDIR(st.st_mode))
+		return 0;
+	le16_add_cpu(&pram_img_inode(img, dir)->i_links_count, 1);
+	pram_img_resum(img, dir);
+	return walk(w, ino);
+}
+
+/* Every entry of the directory at w->path, into @dir, in name order. */
+static int walk(struct tree_walk *w, u32 dir)
+{
+	size_t len = strlen(w->path);
+	struct dirent **list;
+	int n, i, err = 0;
+
+	n = scandir(w->path, &list, NULL, alphasort);
+	if (n < 0)
+		return fail(w, "%s", strerror(errno));
+	for (i = 0; i < n; i++) {
+		const char *name = list[i]->d_name;
+
+		if (!err && strcmp(name, ".") && strcmp(name, "..")) {
+			if (len + 1 + strlen(name) >= sizeof(w->path))
+				err = fail(w, "path too long");
+			else {
+				snprintf(w->path + len, sizeof(w->path) - len, "/%s", name);
+				err = add_entry(w, dir, name);
+				w->path[len] = 0;
+			}
+		}
+		free(list[i]);
+	}
+	free(list);
+	return err;
+}
+
+/**
+ * pram_populate() - copy the tree under o->tree into the root directory
+ * @b: the builder of the new filesystem
+ * @o: the options
+ *
+ * Return: 0, or -1 after naming the path that could not be stored.
+ */
+int pram_populate(struct pram_builder *b, const struct mkfs_opts *o)
+{
+	struct tree_walk w = { .b = b };
+
+	if (snprintf(w.path, sizeof(w.path), "%s", o->tree) >= (int)sizeof(w.path))
+		return -1;
+	return walk(&w, PRAM_ROOT_INO);
+}
