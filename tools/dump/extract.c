@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pramfs-dump: paths to inodes, and --extract, the rescue: files copied
+ * out of an image as far as they can be read. An entry whose record
+ * fails its checks is still copied when its type and size can be used
+ * (a bad checksum does not stop a rescue), and said so; a block the map
+ * cannot give is a hole in the copy, and said so; nothing is followed
+ * outside the image.
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/sysmacros.h>
+#include <sys/time.h>
+#include <unistd.h>
+#include "dump.h"
+
+struct extract {
+	struct pram_image	*img;
+	char			host[PATH_MAX];
+	int			skipped;
+};
+
+__printf(2, 3)
+static void skip(struct extract *x, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: %s: skipped: ", pram_prog, x->host);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	x->skipped++;
+}
+
+static struct timespec unpack(__le64 t)
+{
+	struct timespec64 ts = pram_time_unpack(t);
+
+	return (struct timespec) { .tv_sec = ts.tv_sec, .tv_nsec = ts.tv_nsec };
+}
+
+/* Mode, owner (when root) and times, as stored. */
+static void set_attrs(struct extract *x, const struct pram_inode *pi)
+{
+	struct timespec times[2] = { unpack(pi->i_atime), unpack(pi->i_mtime) };
+	umode_t mode = le16_to_cpu(pi->i_mode);
+
+	if (!geteuid() && lchown(x->host, le32_to_cpu(pi->i_uid),
+				 le32_to_cpu(pi->i_gid)))
+		skip(x, "owner: %s", strerror(errno));
+	if (!S_ISLNK(mode) && chmod(x->host, mode & 07777))
+		skip(x, "mode: %s", strerror(errno));
+	utimensat(AT_FDCWD, x->host, times, AT_SYMLINK_NOFOLLOW);
+}
+
+static void extract_file(struct extract *x, u32 ino, const struct pram_inode *pi)
+{
+	const struct pram_geometry *g = &x->img->geo;
+	u64 size = le64_to_cpu(pi->i_size), f, n;
+	u32 row = le32_to_cpu(pi->i_type.reg.row_block), bs = g->blocksize;
+	int fd = open(x->host, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	long block;
+
+	if (fd < 0)
+		return skip(x, "%s", strerror(errno));
+	for (f = 0; f < pram_blocks_for_size(g->blocksize_bits, size); f++) {
+		block = pram_map_lookup(g, x->img->base, row, f);
+		n = min_t(u64, bs, size - f * bs);
+		if (block < 0)
+			skip(x, "inode %u: file block %llu: bad map entry, left a hole",
+			     ino, (unsigned long long)f);
+		else if (block && pwrite(fd, pram_img_block(x->img, block), n,
+					 f * bs) != (ssize_t)n)
+			skip(x, "%s", strerror(errno));
+	}
+	if (ftruncate(fd, size))
+		skip(x, "%s", strerror(errno));
+	close(fd);
+}
+
+static void extract_symlink(struct extract *x, const struct pram_inode *pi)
+{
+	u32 block = le32_to_cpu(pi->i_type.reg.row_block);
+	u64 size = le64_to_cpu(pi->i_size);
+	char target[PRAM_MAX_BLOCK_SIZE + 1];
+
+	if (!pram_block_valid(&x->img->geo, block) || size >= x->img->geo.blocksize)
+		return skip(x, "bad symlink block or length");
+	memcpy(target, pram_img_block(x->img, block), size);
+	target[size] = 0;
+	if (strlen(target) != size)
+		return skip(x, "symlink target with a NUL inside");
+	if (symlink(target, x->host))
+		skip(x, "%s", strerror(errno));
+}
+
+/* A device number as the kernel's new_decode_dev() reads it. */
+static dev_t decode_dev(u32 dev)
+{
+	return makedev((dev & 0xfff00) >> 8, (dev & 0xff) | ((dev >> 12) & 0xfff00));
+}
+
+static void extract_node(struct extract *x, const struct pram_inode *pi)
+{
+	umode_t mode = le16_to_cpu(pi->i_mode);
+	dev_t dev = S_ISCHR(mode) || S_ISBLK(mode) ?
+		    decode_dev(le32_to_cpu(pi->i_type.dev.rdev)) : 0;
+
+	if (mknod(x->host, mode, dev))
+		skip(x, "%s", strerror(errno));
+}
+
+static void extract_inode(struct extract *x, u32 ino);
+
+static int extract_entry(void *arg, u32 ino, const struct pram_inode *pi)
+{
+	struct extract *x = arg;
+	size_t len = strlen(x->host), n = pram_name_len(pi);
+	const char *why;
+
+	if (!pi->i_mode)
+		return 0;
+	if (pram_name_check(pi, &why) || len + 1 + n >= sizeof(x->host)) {
+		fprintf(stderr, "%s: %s: entry %u: skipped: %s\n", pram_prog,
+			x->host, ino, "bad name");
+		x->skipped++;
+		return 0;
+	}
+	snprintf(x->host + len, sizeof(x->host) - len, "/%.*s", (int)n, pi->i_name);
+	extract_inode(x, ino);
+	x->host[len] = 0;
+	return 0;
+}
+
+static void extract_dir(struct extract *x, u32 ino, const struct pram_inode *pi)
+{
+	struct pram_dir_scan scan;
+
+	if (mkdir(x->host, 0700) && errno != EEXIST)
+		return skip(x, "%s", strerror(errno));
+	pram_dir_scan(&x->img->geo, x->img->base, ino, extract_entry, x, &scan);
+	set_attrs(x, pi);
+}
+
+static void extract_inode(struct extract *x, u32 ino)
+{
+	const struct pram_inode *pi = pram_img_inode(x->img, ino);
+	umode_t mode = le16_to_cpu(pi->i_mode);
+	const char *why = NULL;
+
+	if (pram_inode_check(pi, ino, &x->img->geo, &why))
+		fprintf(stderr, "%s: %s: inode %u fails its checks (%s): copied as it can be\n",
+			pram_prog, x->host, ino, why);
+	if (S_ISDIR(mode))
+		return extract_dir(x, ino, pi);
+	if (S_ISREG(mode) && le64_to_cpu(pi->i_size) >
+	    pram_max_file_size(x->img->geo.blocksize_bits))
+		return skip(x, "inode %u: size out of range", ino);
+	if (S_ISREG(mode))
+		extract_file(x, ino, pi);
+	else if (S_ISLNK(mode))
+		extract_symlink(x, pi);
+	else if (S_ISCHR(mode) || S_ISBLK(mode) || S_ISFIFO(mode) || S_ISSOCK(mode))
+		extract_node(x, pi);
+	else
+		return skip(x, "inode %u: unknown type %o", ino, mode);
+	set_attrs(x, pi);
+}
+
+/**
+ * pram_extract() - copy @paths out of the image into host directory @dir
+ * @img: the image
+ * @paths: paths from the root; "/" for everything
+ * @n: how many
+ * @dir: the host directory, made if missing
+ *
+ * Return: 0 if everything was copied, 1 if something was skipped.
+ */
+int pram_extract(struct pram_image *img, char **paths, int n, const char *dir)
+{
+	struct extract x = { .img = img };
+	const char *base;
+	u32 ino;
+	int i;
+
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		pram_die("%s: %s", dir, strerror(errno));
+	for (i = 0; i < n; i++) {
+		ino = pram_img_resolve(img, paths[i]);
+		base = strrchr(paths[i], '/');
+		base = base && base[1] ? base + 1 : ino == PRAM_ROOT_INO ? "" : paths[i];
+		snprintf(x.host, sizeof(x.host), "%s%s%s", dir, *base ? "/" : "", base);
+		extract_inode(&x, ino);
+	}
+	if (x.skipped)
+		fprintf(stderr, "%s: %d things skipped\n", pram_prog, x.skipped);
+	return x.skipped ? 1 : 0;
+}
