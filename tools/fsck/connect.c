@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fsck.pramfs pass 3: every inode in use must be reachable from the root.
+ * One that is not (an inode made but never linked when the power went,
+ * or cut off by a repair) is freed when it holds nothing, and otherwise
+ * linked into /lost+found (made on demand, as e2fsck does) under its own
+ * name if that is free there, else "#INO". A directory cut off with its
+ * subtree takes the subtree along.
+ */
+#include <stdlib.h>
+#include "fsck.h"
+
+/* Mark @dir's subtree reachable; a queue of directories, not recursion. */
+static void reach(struct fsck *f, u32 dir)
+{
+	u32 *queue = malloc(sizeof(u32) * (f->dirs + 2)), head = 0, tail = 0;
+	struct pram_dir_scan scan;
+	u32 *e, n, i;
+
+	if (!queue)
+		pram_die("out of memory");
+	*fsck_state(f, dir) |= IN_REACHED;
+	queue[tail++] = dir;
+	while (head < tail) {
+		fsck_list_entries(f, queue[head++], &e, &n, &scan);
+		for (i = 0; i < n; i++) {
+			u8 *st = fsck_state(f, e[i]);
+
+			if (!(*st & IN_USED) || (*st & IN_REACHED))
+				continue;
+			*st |= IN_REACHED;
+			if ((*st & IN_DIR) && tail < f->dirs + 2)
+				queue[tail++] = e[i];
+		}
+		free(e);
+	}
+	free(queue);
+}
+
+/* The entry @name of directory @dir, or 0. */
+static u32 find_name(struct fsck *f, u32 dir, const char *name, size_t len)
+{
+	struct pram_dir_scan scan;
+	u32 *e, n, i, found = 0;
+	const struct pram_inode *pi;
+
+	fsck_list_entries(f, dir, &e, &n, &scan);
+	for (i = 0; i < n && !found; i++) {
+		pi = pram_img_inode(&f->img, e[i]);
+		if (pram_name_len(pi) == len && !memcmp(pi->i_name, name, len))
+			found = e[i];
+	}
+	free(e);
+	return found;
+}
+
+/* /lost+found: found, or made (0700, root's, as e2fsck makes it). */
+static u32 lost_found(struct fsck *f)
+{
+	static const char name[] = "lost+found";
+	struct pram_inode *pi, *root = pram_img_inode(&f->img, PRAM_ROOT_INO);
+	u32 ino;
+
+	if (f->lost_found)
+		return f->lost_found;
+	ino = find_name(f, PRAM_ROOT_INO, name, sizeof(name) - 1);
+	if (ino && (*fsck_state(f, ino) & IN_DIR))
+		return f->lost_found = ino;
+	if (ino || !fsck_problem(f, PR_LOST_FOUND, "/lost+found is missing"))
+		return 0;
+	if (pram_build_inode(&f->b, &ino)) {
+		printf("  No free inode for /lost+found.\n");
+		return 0;
+	}
+	pi = pram_img_inode(&f->img, ino);
+	pi->i_mode = cpu_to_le16(S_IFDIR | 0700);
+	pi->i_links_count = cpu_to_le16(2);
+	pi->i_atime = pi->i_mtime = pi->i_ctime = pram_time_now();
+	pram_build_link(&f->b, PRAM_ROOT_INO, ino, name, sizeof(name) - 1);
+	le16_add_cpu(&root->i_links_count, 1);
+	pram_img_resum(&f->img, PRAM_ROOT_INO);
+	*fsck_state(f, ino) = IN_USED | IN_DIR | IN_LISTED | IN_REACHED;
+	f->dirs++;
+	/* Counted, so that pass 5 reports only what was wrong before. */
+	le32_add_cpu(&f->img.sb->s_free_inodes_count, -1);
+	return f->lost_found = ino;
+}
+
+/* Take @ino out of the list of the directory it names, if one holds it. */
+static void unlist(struct fsck *f, u32 ino)
+{
+	u32 dir = le32_to_cpu(pram_img_inode(&f->img, ino)->i_parent), *e, n, i, k = 0;
+	struct pram_dir_scan scan;
+
+	if (!pram_ino_valid(f->g, dir) || !(*fsck_state(f, dir) & IN_DIR))
+		return;
+	fsck_list_entries(f, dir, &e, &n, &scan);
+	for (i = 0; i < n; i++)
+		if (e[i] != ino)
+			e[k++] = e[i];
+	if (k != n)
+		fsck_relink(f, dir, e, k);
+	free(e);
+}
+
+static void connect(struct fsck *f, u32 ino)
+{
+	struct pram_inode *pi = pram_img_inode(&f->img, ino);
+	u32 lf = lost_found(f), len = pram_name_len(pi);
+	char name[PRAM_NAME_LEN + 1];
+	const char *why;
+
+	if (!lf)
+		return;
+	unlist(f, ino);
+	if (pram_name_check(pi, &why) || find_name(f, lf, pi->i_name, len))
+		len = snprintf(name, sizeof(name), "#%u", ino);
+	else
+		memcpy(name, pi->i_name, len);
+	pram_build_link(&f->b, lf, ino, name, len);
+	if (*fsck_state(f, ino) & IN_DIR) {
+		le16_add_cpu(&pram_img_inode(&f->img, lf)->i_links_count, 1);
+		pram_img_resum(&f->img, lf);
+	}
+	reach(f, ino);
+}
+
+/**
+ * fsck_pass3() - every inode in use reachable from the root
+ * @f: the check
+ */
+void fsck_pass3(struct fsck *f)
+{
+	u32 ino, end = PRAM_ROOT_INO + f->g->inodes_count;
+	struct pram_inode *pi;
+	u8 *st;
+
+	reach(f, PRAM_ROOT_INO);
+	for (ino = PRAM_ROOT_INO + 1; ino < end; ino++) {
+		st = fsck_state(f, ino);
+		pi = pram_img_inode(&f->img, ino);
+		if (!(*st & IN_USED) || (*st & IN_REACHED))
+			continue;
+		if ((*st & IN_DIR) ? !pi->i_type.dir.head && !pi->i_type.dir.tail :
+		    !(*st & IN_DATA)) {
+			if (fsck_problem(f, PR_ORPHAN_EMPTY, "Inode %u is in no directory and holds nothing",
+					 ino)) {
+				unlist(f, ino);
+				fsck_clear_inode(f, ino);
+			}
+			continue;
+		}
+		if (fsck_problem(f, PR_ORPHAN, "Inode %u (\"%.*s\") is in no directory",
+				 ino, (int)pram_name_len(pi), pi->i_name))
+			connect(f, ino);
+	}
+}

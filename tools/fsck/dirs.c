@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fsck.pramfs pass 2: every directory's entry list. The entries are
+ * those the kernel finds (pram_dir_scan(): the forward chain, then past a
+ * break the entries from the tail back). A free or cleared inode in a
+ * list is taken out; a bad or duplicate name is replaced by "#INO"; a list
+ * whose links disagree with the entries found is rewritten to hold them,
+ * as the kernel does on a read-write mount. An inode that a list links to
+ * but that names another directory, whose list does not hold it, is
+ * given to the directory that links to it, before the list is judged.
+ */
+#include <stdlib.h>
+#include "fsck.h"
+
+struct collect {
+	u32	*v;
+	u32	n, cap;
+};
+
+static int collect_entry(void *arg, u32 ino, const struct pram_inode *pi)
+{
+	struct collect *c = arg;
+
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 64;
+		c->v = realloc(c->v, c->cap * sizeof(*c->v));
+		if (!c->v)
+			pram_die("out of memory");
+	}
+	c->v[c->n++] = ino;
+	return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/**
+ * fsck_list_entries() - the entries of @dir's list, in ascending order
+ * @f: the check
+ * @dir: a directory in use
+ * @entries: set to an array the caller frees
+ * @n: how many
+ * @scan: what the scan found
+ */
+int fsck_list_entries(struct fsck *f, u32 dir, u32 **entries, u32 *n,
+		      struct pram_dir_scan *scan)
+{
+	struct collect c = { };
+
+	pram_dir_scan(f->g, f->img.base, dir, collect_entry, &c, scan);
+	if (c.n)
+		qsort(c.v, c.n, sizeof(*c.v), cmp_u32);
+	*entries = c.v;
+	*n = c.n;
+	return 0;
+}
+
+/**
+ * fsck_relink() - make @dir's list exactly @entries (ascending)
+ * @f: the check
+ * @dir: the directory
+ * @entries: its entries
+ * @n: how many
+ */
+int fsck_relink(struct fsck *f, u32 dir, const u32 *entries, u32 n)
+{
+	struct pram_inode *d = pram_img_inode(&f->img, dir), *pi;
+	u32 i;
+
+	d->i_type.dir.head = cpu_to_le32(n ? entries[0] : 0);
+	d->i_type.dir.tail = cpu_to_le32(n ? entries[n - 1] : 0);
+	pram_img_resum(&f->img, dir);
+	for (i = 0; i < n; i++) {
+		pi = pram_img_inode(&f->img, entries[i]);
+		pi->i_prev = cpu_to_le32(i ? entries[i - 1] : 0);
+		pi->i_next = cpu_to_le32(i + 1 < n ? entries[i + 1] : 0);
+		pi->i_parent = cpu_to_le32(dir);
+		pram_img_resum(&f->img, entries[i]);
+	}
+	return 0;
+}
+
+static int cmp_names(const void *a, const void *b, void *img)
+{
+	const struct pram_inode *x = pram_img_inode(img, *(const u32 *)a);
+	const struct pram_inode *y = pram_img_inode(img, *(const u32 *)b);
+	int c = memcmp(x->i_name, y->i_name, PRAM_NAME_LEN);
+
+	return c ?: cmp_u32(a, b);
+}
+
+static void rename_entry(struct fsck *f, u32 ino)
+{
+	char name[PRAM_NAME_LEN + 1];
+
+	snprintf(name, sizeof(name), "#%u", ino);
+	memset(pram_img_inode(&f->img, ino)->i_name, 0, PRAM_NAME_LEN);
+	memcpy(pram_img_inode(&f->img, ino)->i_name, name, strlen(name));
+	pram_img_resum(&f->img, ino);
+}
+
+/* Names: valid, and each once; the lower inode number keeps a name. */
+static void check_names(struct fsck *f, u32 dir, u32 *e, u32 n)
+{
+	const struct pram_inode *pi;
+	const char *why;
+	u32 *byname, i;
+
+	if (!n)
+		return;
+	byname = malloc(n * sizeof(*e));
+	if (!byname)
+		pram_die("out of memory");
+	for (i = 0; i < n; i++) {
+		pi = pram_img_inode(&f->img, e[i]);
+		if (pram_name_check(pi, &why) &&
+		    fsck_problem(f, PR_NAME_BAD, "Directory %u: entry %u: %s", dir, e[i], why))
+			rename_entry(f, e[i]);
+	}
+	memcpy(byname, e, n * sizeof(*e));
+	qsort_r(byname, n, sizeof(*e), cmp_names, &f->img);
+	for (i = 1; i < n; i++) {
+		pi = pram_img_inode(&f->img, byname[i]);
+		if (memcmp(pi->i_name, pram_img_inode(&f->img, byname[i - 1])->i_name,
+			   PRAM_NAME_LEN))
+			continue;
+		if (fsck_problem(f, PR_NAME_DUP, "Directory %u: entries %u and %u are both named \"%.*s\"",
+				 dir, byname[i - 1], byname[i], (int)pram_name_len(pi),
+				 pi->i_name))
+			rename_entry(f, byname[i]);
+	}
+	free(byname);
+}
+
+/* Does @dir's list hold @ino? */
+static bool in_list(struct fsck *f, u32 dir, u32 ino)
+{
+	struct pram_dir_scan scan;
+	u32 *e, n, i;
+	bool found = false;
+
+	if (!pram_ino_valid(f->g, dir) || !(*fsck_state(f, dir) & IN_DIR))
+		return false;
+	fsck_list_entries(f, dir, &e, &n, &scan);
+	for (i = 0; i < n; i++)
+		found |= e[i] == ino;
+	free(e);
+	return found;
+}
+
+/*
+ * Where @dir's chain broke: an inode in use that names another directory,
+ * whose list does not hold it, is @dir's (true: it was given to @dir).
+ */
+static bool adopt(struct fsck *f, u32 dir, const struct pram_dir_scan *scan)
+{
+	const struct pram_inode *last = pram_img_inode(&f->img, scan->last ?: dir);
+	u32 next = le32_to_cpu(scan->last ? last->i_next : last->i_type.dir.head);
+	struct pram_inode *pi;
+	u32 parent;
+
+	if (!scan->broken || !pram_ino_valid(f->g, next) || next == dir ||
+	    next == PRAM_ROOT_INO || !(*fsck_state(f, next) & IN_USED))
+		return false;
+	pi = pram_img_inode(&f->img, next);
+	parent = le32_to_cpu(pi->i_parent);
+	if (parent == dir || in_list(f, parent, next) ||
+	    !fsck_problem(f, PR_PARENT, "Inode %u is in directory %u's list, but names directory %u",
+			  next, dir, parent))
+		return false;
+	pi->i_parent = cpu_to_le32(dir);
+	pram_img_resum(&f->img, next);
+	return true;
+}
+
+/* One list: its entries judged, the list rewritten if it must be. */
+static void check_dir(struct fsck *f, u32 dir)
+{
+	u32 *e, n, i, kept = 0;
+	struct pram_dir_scan scan;
+
+	fsck_list_entries(f, dir, &e, &n, &scan);
+	while (adopt(f, dir, &scan)) {
+		free(e);
+		fsck_list_entries(f, dir, &e, &n, &scan);
+	}
+	for (i = 0; i < n; i++) {
+		if (*fsck_state(f, e[i]) & IN_USED)
+			e[kept++] = e[i];
+		else if (!fsck_problem(f, PR_ENTRY_FREE, "Directory %u lists inode %u, which is free",
+				       dir, e[i]))
+			e[kept++] = e[i];
+	}
+	if ((!scan.consistent || kept != n) &&
+	    fsck_problem(f, PR_LIST, "Directory %u: its entry list %s (%u entries found)",
+			 dir, scan.broken ? "breaks" : kept != n ? "holds free inodes" :
+			 "has wrong back links or tail", kept))
+		fsck_relink(f, dir, e, kept);
+	check_names(f, dir, e, kept);
+	for (i = 0; i < kept; i++)
+		*fsck_state(f, e[i]) |= IN_LISTED;
+	free(e);
+}
+
+/**
+ * fsck_pass2() - every directory's list
+ * @f: the check
+ */
+void fsck_pass2(struct fsck *f)
+{
+	u32 ino, end = PRAM_ROOT_INO + f->g->inodes_count;
+
+	for (ino = PRAM_ROOT_INO; ino < end; ino++)
+		if ((*fsck_state(f, ino) & (IN_USED | IN_DIR)) == (IN_USED | IN_DIR))
+			check_dir(f, ino);
+}

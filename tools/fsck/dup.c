@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fsck.pramfs pass 1B: blocks claimed by two inodes (or twice by one).
+ * The lowest inode number keeps the block; each later claimant gets a
+ * copy of it in a block nobody holds, or, when none is left, loses it
+ * (its map entry cleared: a hole), and is told which. A map block held
+ * twice is taken from the later claimant with what it maps (copying a
+ * map would copy its claims too). Then every claim is made again, for
+ * pass 5.
+ */
+#include <stdlib.h>
+#include "fsck.h"
+
+struct first_owner {
+	u32	block, ino;
+};
+
+struct dups {
+	struct first_owner	*v;
+	size_t			n, cap;
+};
+
+/* Note that @ino holds @block: true the first time; else who held it first. */
+static bool first_sighting(struct dups *d, u32 block, u32 ino, u32 *owner)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		if (d->v[i].block == block) {
+			*owner = d->v[i].ino;
+			return false;
+		}
+	}
+	if (d->n == d->cap) {
+		d->cap = d->cap ? 2 * d->cap : 64;
+		d->v = realloc(d->v, d->cap * sizeof(*d->v));
+		if (!d->v)
+			pram_die("out of memory");
+	}
+	d->v[d->n++] = (struct first_owner) { block, ino };
+	return true;
+}
+
+/*
+ * A block that the bitmap has free and no inode holds, now taken and
+ * counted. The search ends where it would wrap round.
+ */
+static int new_block(struct fsck *f, u32 *block)
+{
+	void *bitmap = pram_img_bitmap(&f->img);
+	u32 hint = f->g->data_start;
+
+	while (hint < f->g->blocks_count &&
+	       !pram_bitmap_find_free(bitmap, f->g, hint, block) && *block >= hint) {
+		if (!test_bit_le(*block, f->claimed)) {
+			__set_bit_le(*block, bitmap);
+			__set_bit_le(*block, f->claimed);
+			le32_add_cpu(&f->img.sb->s_free_blocks_count, -1);
+			return 0;
+		}
+		hint = *block + 1;
+	}
+	return -ENOSPC;
+}
+
+/* Give @ino its own copy of the data block in @entry; false: none left. */
+static bool copy_block(struct fsck *f, __le32 *entry)
+{
+	u32 old = le32_to_cpu(*entry), block;
+
+	if (new_block(f, &block))
+		return false;
+	memcpy(pram_img_block(&f->img, block), pram_img_block(&f->img, old),
+	       f->g->blocksize);
+	*entry = cpu_to_le32(block);
+	return true;
+}
+
+/* The blocks under @map (a row if @is_row): what clearing its entry drops. */
+static u32 blocks_under(struct fsck *f, u32 map, bool is_row)
+{
+	const __le32 *e = pram_img_block(&f->img, map);
+	u32 n = pram_map_entries(f->g->blocksize_bits), i, v, count = 0;
+
+	for (i = 0; i < n; i++) {
+		v = le32_to_cpu(e[i]);
+		if (v && pram_block_valid(f->g, v))
+			count += 1 + (is_row ? blocks_under(f, v, false) : 0);
+	}
+	return count;
+}
+
+/* Resolve one entry that holds a block claimed twice. */
+static void resolve(struct fsck *f, struct dups *d, u32 ino, __le32 *entry,
+		    bool map_block)
+{
+	struct pram_inode *pi = pram_img_inode(&f->img, ino);
+	u32 block = le32_to_cpu(*entry), owner;
+
+	if (first_sighting(d, block, ino, &owner))
+		return;
+	if (!map_block) {
+		if (!fsck_problem(f, PR_DUP_BLOCK, "Block %u is held by inode %u and inode %u: a copy for inode %u",
+				  block, owner, ino, ino) || copy_block(f, entry))
+			return;
+		printf("  No free block for the copy: the block is taken from inode %u (a hole).\n",
+		       ino);
+		*entry = 0;
+		le32_add_cpu(&pi->i_blocks, -1);
+	} else {
+		if (!fsck_problem(f, PR_DUP_BLOCK, "Map block %u of inode %u is held by inode %u too: taken from inode %u with what it maps",
+				  block, ino, owner, ino))
+			return;
+		le32_add_cpu(&pi->i_blocks, -(1 + blocks_under(f, block, entry ==
+							       &pi->i_type.reg.row_block)));
+		*entry = 0;
+	}
+	pram_img_resum(&f->img, ino);
+}
+
+static void resolve_map(struct fsck *f, struct dups *d, u32 ino, u32 map,
+			bool is_row)
+{
+	__le32 *e = pram_img_block(&f->img, map);
+	u32 n = pram_map_entries(f->g->blocksize_bits), i, v;
+
+	for (i = 0; i < n; i++) {
+		v = le32_to_cpu(e[i]);
+		if (!v || !pram_block_valid(f->g, v))
+			continue;
+		if (test_bit_le(v, f->dup))
+			resolve(f, d, ino, &e[i], is_row);
+		v = le32_to_cpu(e[i]);
+		if (is_row && v)
+			resolve_map(f, d, ino, v, false);
+	}
+}
+
+/* Claim again every block every inode in use holds. */
+void fsck_claim_all(struct fsck *f)
+{
+	u32 ino, end = PRAM_ROOT_INO + f->g->inodes_count, row;
+	const struct pram_inode *pi;
+	umode_t mode;
+
+	memset(f->claimed, 0, DIV_ROUND_UP((u64)f->g->blocks_count, 8));
+	f->blocks_held = 0;
+	for (ino = PRAM_ROOT_INO; ino < end; ino++) {
+		pi = pram_img_inode(&f->img, ino);
+		mode = le16_to_cpu(pi->i_mode);
+		row = le32_to_cpu(pi->i_type.reg.row_block);
+		if (!(*fsck_state(f, ino) & IN_USED) || !row ||
+		    (!S_ISREG(mode) && !S_ISLNK(mode)))
+			continue;
+		fsck_claim(f, row);
+		if (S_ISREG(mode))
+			fsck_claim_map(f, row, true);
+	}
+}
+
+/* Claim what map block @map names. */
+void fsck_claim_map(struct fsck *f, u32 map, bool is_row)
+{
+	const __le32 *e = pram_img_block(&f->img, map);
+	u32 n = pram_map_entries(f->g->blocksize_bits), i, v;
+
+	for (i = 0; i < n; i++) {
+		v = le32_to_cpu(e[i]);
+		if (!v || !pram_block_valid(f->g, v))
+			continue;
+		fsck_claim(f, v);
+		if (is_row)
+			fsck_claim_map(f, v, false);
+	}
+}
+
+/**
+ * fsck_pass1b() - give every block claimed twice a single owner
+ * @f: the check
+ */
+void fsck_pass1b(struct fsck *f)
+{
+	u32 ino, end = PRAM_ROOT_INO + f->g->inodes_count, row;
+	struct dups d = { };
+	struct pram_inode *pi;
+	umode_t mode;
+
+	if (!f->any_dup)
+		return;
+	for (ino = PRAM_ROOT_INO; ino < end; ino++) {
+		pi = pram_img_inode(&f->img, ino);
+		mode = le16_to_cpu(pi->i_mode);
+		if (!(*fsck_state(f, ino) & IN_USED) || (!S_ISREG(mode) && !S_ISLNK(mode)))
+			continue;
+		row = le32_to_cpu(pi->i_type.reg.row_block);
+		if (row && test_bit_le(row, f->dup))
+			resolve(f, &d, ino, &pi->i_type.reg.row_block, S_ISREG(mode));
+		row = le32_to_cpu(pi->i_type.reg.row_block);
+		if (row && S_ISREG(mode))
+			resolve_map(f, &d, ino, row, true);
+	}
+	free(d.v);
+	fsck_claim_all(f);
+}

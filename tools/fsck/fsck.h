@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * fsck.pramfs: what the passes share. The passes follow e2fsck's: 0 the
+ * superblocks, 1 every inode slot and every block map (1B: blocks claimed
+ * twice), 2 every directory list, 3 reachability from the root, 4 link
+ * counts, 5 the bitmap, the free counts, hints and state.
+ */
+#ifndef _PRAM_FSCK_H
+#define _PRAM_FSCK_H
+
+#include "libpramfs.h"
+
+/* e2fsck's exit codes. */
+#define FSCK_OK		0
+#define FSCK_FIXED	1
+#define FSCK_LEFT	4
+#define FSCK_ERROR	8
+#define FSCK_USAGE	16
+
+enum fsck_mode { FSCK_NO, FSCK_PREEN, FSCK_YES, FSCK_ASK };
+
+/* What is known of an inode, by pass. */
+#define IN_USED		0x01	/* in use after pass 1 */
+#define IN_DIR		0x02
+#define IN_LISTED	0x04	/* a directory's list holds it (pass 2) */
+#define IN_REACHED	0x08	/* reachable from the root (pass 3) */
+#define IN_DATA		0x10	/* holds data or entries: worth keeping */
+
+enum problem {
+	PR_SB_PRIMARY,		/* the primary is bad, the copy good */
+	PR_SB_COPY,		/* the copy is bad or differs */
+	PR_SB_REBUILD,		/* neither valid: rebuild from size, bs, inodes */
+	PR_FREE_DIRTY,		/* a free slot that is not all zeros */
+	PR_INODE_BAD,		/* an inode that fails its checks */
+	PR_INODE_CSUM,		/* only the checksum is wrong */
+	PR_ROOT_BAD,
+	PR_MAP_ENTRY,		/* a map entry outside the data area */
+	PR_BLOCKS,		/* i_blocks differs from the map */
+	PR_SYMLINK,		/* a symlink target without its NUL */
+	PR_DUP_BLOCK,		/* a block claimed twice */
+	PR_LIST,		/* a list to rewrite from the entries found */
+	PR_ENTRY_FREE,		/* a free or cleared inode in a list */
+	PR_PARENT,		/* listed by one directory, naming another */
+	PR_NAME_BAD,
+	PR_NAME_DUP,
+	PR_ORPHAN_EMPTY,	/* in no directory, holding nothing */
+	PR_ORPHAN,		/* in no directory, holding data */
+	PR_LOST_FOUND,		/* lost+found is missing: make it */
+	PR_LINKS,
+	PR_BITMAP_LEAK,		/* a block marked used that nothing holds */
+	PR_BITMAP_MISSING,	/* a block held but marked free */
+	PR_BITMAP_META,		/* a metadata or padding bit clear */
+	PR_COUNT,		/* a free count wrong in a clean superblock */
+	PR_HINT,
+	PR_ERRORS_FLAG,
+	PR_COUNT_NOTE,		/* a free count stale after an unclean stop */
+	PR_MAX
+};
+
+struct fsck {
+	struct pram_image	img;
+	struct pram_geometry	*g;
+	enum fsck_mode		mode;
+	bool			force, verbose;
+	unsigned int		fixed, left;
+	bool			changed;
+	u8			*ino_state;	/* IN_*, by ino - PRAM_ROOT_INO */
+	u16			*ino_links;	/* names and subdirectories found */
+	u8			*claimed;	/* blocks some inode holds */
+	u8			*dup;		/* blocks held twice */
+	bool			any_dup;
+	u32			lost_found;	/* its inode, 0 until needed */
+	struct pram_builder	b;
+	u32			files, dirs, blocks_held;
+};
+
+static inline u8 *fsck_state(struct fsck *f, u32 ino)
+{
+	return &f->ino_state[ino - PRAM_ROOT_INO];
+}
+
+/* problem.c */
+__printf(3, 4)
+bool fsck_problem(struct fsck *f, enum problem p, const char *fmt, ...);
+void fsck_note(struct fsck *f, const char *fmt, ...)
+	__printf(2, 3);
+
+/* the passes */
+int fsck_pass0(struct fsck *f);
+void fsck_pass1(struct fsck *f);
+void fsck_pass1b(struct fsck *f);
+void fsck_pass2(struct fsck *f);
+void fsck_pass3(struct fsck *f);
+void fsck_pass4(struct fsck *f);
+void fsck_pass5(struct fsck *f);
+
+/* shared by the passes */
+void fsck_clear_inode(struct fsck *f, u32 ino);
+bool fsck_claim(struct fsck *f, u32 block);
+void fsck_claim_all(struct fsck *f);
+void fsck_claim_map(struct fsck *f, u32 map, bool is_row);
+int fsck_relink(struct fsck *f, u32 dir, const u32 *entries, u32 n);
+int fsck_list_entries(struct fsck *f, u32 dir, u32 **entries, u32 *n,
+		      struct pram_dir_scan *scan);
+
+#endif /* _PRAM_FSCK_H */

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fsck.pramfs pass 1: every inode slot, with the kernel's own checks
+ * (pram_inode_check()), and every block map and symlink block; the
+ * blocks they hold are claimed, and a block claimed twice is left to
+ * pass 1B. Link counts and names are judged later (passes 2 and 4), so
+ * the record is checked with them set right.
+ */
+#include <stdlib.h>
+#include "fsck.h"
+
+static const char *kind(umode_t mode)
+{
+	return S_ISDIR(mode) ? "directory" : S_ISREG(mode) ? "file" :
+	       S_ISLNK(mode) ? "symlink" : "special file";
+}
+
+/* Zero @ino's record: free. Its blocks, unclaimed, go back in pass 5. */
+void fsck_clear_inode(struct fsck *f, u32 ino)
+{
+	memset(pram_img_inode(&f->img, ino), 0, PRAM_INODE_SIZE);
+	*fsck_state(f, ino) = 0;
+}
+
+/* Claim @block for an inode; false if something claimed it before. */
+bool fsck_claim(struct fsck *f, u32 block)
+{
+	if (test_bit_le(block, f->claimed)) {
+		__set_bit_le(block, f->dup);
+		f->any_dup = true;
+		return false;
+	}
+	__set_bit_le(block, f->claimed);
+	f->blocks_held++;
+	return true;
+}
+
+static bool all_zero(const void *p, size_t len)
+{
+	const u8 *b = p;
+
+	while (len--)
+		if (*b++)
+			return false;
+	return true;
+}
+
+/* The record as pass 1 judges it: link count and name right. */
+static int check_record(struct fsck *f, u32 ino, const char **why)
+{
+	struct pram_inode copy = *pram_img_inode(&f->img, ino);
+
+	copy.i_links_count = cpu_to_le16(S_ISDIR(le16_to_cpu(copy.i_mode)) ? 2 : 1);
+	if (ino != PRAM_ROOT_INO) {
+		memset(copy.i_name, 0, PRAM_NAME_LEN);
+		copy.i_name[0] = 'x';
+	}
+	copy.i_csum = cpu_to_le32(pram_inode_csum(&copy, ino));
+	return pram_inode_check(&copy, ino, f->g, why);
+}
+
+/* A new empty root, keeping its list if that is in range. */
+static void remake_root(struct fsck *f)
+{
+	struct pram_inode *pi = pram_img_inode(&f->img, PRAM_ROOT_INO);
+	u32 head = le32_to_cpu(pi->i_type.dir.head), tail = le32_to_cpu(pi->i_type.dir.tail);
+
+	memset(pi, 0, PRAM_INODE_SIZE);
+	pram_root_format(pi, 0755, 0, 0, pram_time_now());
+	if (pram_ino_valid(f->g, head) && pram_ino_valid(f->g, tail)) {
+		pi->i_type.dir.head = cpu_to_le32(head);
+		pi->i_type.dir.tail = cpu_to_le32(tail);
+	}
+	pram_img_resum(&f->img, PRAM_ROOT_INO);
+}
+
+/* Is the record of @ino usable? Bad ones are cleared (the root remade). */
+static bool pass1_record(struct fsck *f, u32 ino)
+{
+	struct pram_inode *pi = pram_img_inode(&f->img, ino);
+	const char *why;
+
+	if (check_record(f, ino, &why)) {
+		if (ino == PRAM_ROOT_INO) {
+			if (fsck_problem(f, PR_ROOT_BAD, "The root directory is not valid: %s", why))
+				remake_root(f);
+			return true;
+		}
+		if (fsck_problem(f, PR_INODE_BAD, "Inode %u (%s \"%.*s\"): %s", ino,
+				 kind(le16_to_cpu(pi->i_mode)), (int)pram_name_len(pi),
+				 pi->i_name, why))
+			fsck_clear_inode(f, ino);
+		return false;
+	}
+	if (le32_to_cpu(pi->i_csum) != pram_inode_csum(pi, ino) &&
+	    fsck_problem(f, PR_INODE_CSUM, "Inode %u passes its checks, but its checksum is wrong",
+			 ino))
+		pram_img_resum(&f->img, ino);
+	return true;
+}
+
+/* Why @v cannot be an entry of the map (blocks @a and @b), or NULL. */
+static const char *bad_entry(struct fsck *f, u32 v, u32 a, u32 b)
+{
+	if (!pram_block_valid(f->g, v))
+		return "outside the data area";
+	if (v == a || v == b)
+		return "a block of the map itself";
+	return NULL;
+}
+
+/* Check, claim and count the entries of map block @map; clear bad ones. */
+static u32 pass1_map_block(struct fsck *f, u32 ino, u32 map, u32 row,
+			   bool is_row)
+{
+	__le32 *e = pram_img_block(&f->img, map);
+	u32 n = pram_map_entries(f->g->blocksize_bits), i, v, blocks = 0;
+	const char *why;
+
+	for (i = 0; i < n; i++) {
+		v = le32_to_cpu(e[i]);
+		if (!v)
+			continue;
+		why = bad_entry(f, v, row, map);
+		if (why) {
+			if (fsck_problem(f, PR_MAP_ENTRY, "Inode %u: %s entry %u names block %u, %s",
+					 ino, is_row ? "row" : "column", i, v, why))
+				e[i] = 0;
+			continue;
+		}
+		fsck_claim(f, v);
+		blocks++;
+		if (is_row)
+			blocks += pass1_map_block(f, ino, v, row, false);
+	}
+	return blocks;
+}
+
+static void pass1_map(struct fsck *f, u32 ino)
+{
+	struct pram_inode *pi = pram_img_inode(&f->img, ino);
+	u32 row = le32_to_cpu(pi->i_type.reg.row_block), blocks = 0;
+
+	if (row) {
+		fsck_claim(f, row);
+		blocks = 1 + pass1_map_block(f, ino, row, row, true);
+	}
+	if (blocks != le32_to_cpu(pi->i_blocks) &&
+	    fsck_problem(f, PR_BLOCKS, "Inode %u: i_blocks is %u, its map holds %u",
+			 ino, le32_to_cpu(pi->i_blocks), blocks)) {
+		pi->i_blocks = cpu_to_le32(blocks);
+		pram_img_resum(&f->img, ino);
+	}
+	if (blocks || le64_to_cpu(pi->i_size))
+		*fsck_state(f, ino) |= IN_DATA;
+}
+
+/* A target of exactly i_size bytes, NUL after it, in one block. */
+static void pass1_symlink(struct fsck *f, u32 ino)
+{
+	struct pram_inode *pi = pram_img_inode(&f->img, ino);
+	u32 block = le32_to_cpu(pi->i_type.reg.row_block);
+	u64 size = le64_to_cpu(pi->i_size);
+	char *t = pram_img_block(&f->img, block);
+	size_t len = strnlen(t, f->g->blocksize);
+
+	fsck_claim(f, block);
+	*fsck_state(f, ino) |= IN_DATA;
+	if (len == size)
+		return;
+	if (!fsck_problem(f, PR_SYMLINK, "Symlink %u: its target is %zu bytes to the first NUL, its size says %llu",
+			  ino, len, (unsigned long long)size))
+		return;
+	/* Keep the bytes the size covers when they hold no NUL. */
+	if (len > size) {
+		memset(t + size, 0, f->g->blocksize - size);
+		return;
+	}
+	if (!len) {
+		fsck_clear_inode(f, ino);
+		return;
+	}
+	pi->i_size = cpu_to_le64(len);
+	pram_img_resum(&f->img, ino);
+}
+
+/**
+ * fsck_pass1() - every inode slot, map and symlink block
+ * @f: the check
+ */
+void fsck_pass1(struct fsck *f)
+{
+	u32 ino, end = PRAM_ROOT_INO + f->g->inodes_count;
+	struct pram_inode *pi;
+	umode_t mode;
+
+	for (ino = PRAM_ROOT_INO; ino < end; ino++) {
+		pi = pram_img_inode(&f->img, ino);
+		if (!pi->i_mode) {
+			if (!all_zero(pi, PRAM_INODE_SIZE) &&
+			    fsck_problem(f, PR_FREE_DIRTY, "Inode %u is free, but not all zeros", ino))
+				fsck_clear_inode(f, ino);
+			continue;
+		}
+		if (!pass1_record(f, ino))
+			continue;
+		mode = le16_to_cpu(pi->i_mode);
+		*fsck_state(f, ino) = IN_USED | (S_ISDIR(mode) ? IN_DIR : 0);
+		if (S_ISREG(mode))
+			pass1_map(f, ino);
+		else if (S_ISLNK(mode))
+			pass1_symlink(f, ino);
+		else if (!S_ISDIR(mode))
+			*fsck_state(f, ino) |= IN_DATA;
+		if (*fsck_state(f, ino))
+			S_ISDIR(mode) ? f->dirs++ : f->files++;
+	}
+}
