@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034
+# The corruption table of the tools' tests, shared by tools/tests/run.sh
+# and qemu/tests/tools.sh; sourced, never run.
+
+# The tree the cases are made on (pramfs-corrupt names its paths).
+make_case_tree() {
+	local t=$1
+	mkdir -p "$t/a/sub" "$t/b"
+	head -c 5000 /dev/urandom >"$t/a/f1"
+	head -c 900 /dev/urandom >"$t/a/f2"
+	: >"$t/a/f3"
+	head -c 3000 /dev/urandom >"$t/a/f4"
+	head -c 2100 /dev/urandom >"$t/a/f5"
+	echo g >"$t/a/sub/g1"
+	echo h >"$t/b/h1"
+	ln -s a/f1 "$t/link"
+	truncate -s 70000 "$t/sparse" && echo end >>"$t/sparse"
+}
+
+# Each case; what fsck.pramfs -p does with it: 1 repairs it, 4 stops (not
+# a repair to make without asking); and the files whose bytes or names a
+# repair may change ("-": none). Every other file must come out as it
+# went in.
+CASES="sb-primary 1 -
+sb-both 4 -
+sb-geometry 4 -
+hints 1 -
+inode-csum 1 -
+inode-bad 4 f2
+free-in-list 1 f2
+cycle 1 -
+back-link 1 -
+tail 1 -
+parent 4 -
+name-bad 4 f3
+name-dup 4 f4
+links 1 -
+map-meta 4 f1
+map-range 4 f1
+dup-block 4 f2
+i-blocks 1 -
+symlink-nul 4 -
+bitmap-clear 1 -
+leaked 1 -
+orphan 4 f5
+errors-flag 1 -"

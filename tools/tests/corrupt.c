@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pramfs-corrupt IMAGE CASE: damage a PRAMFS image in one known way, for
+ * the tests of fsck.pramfs (and of the kernel). The image is the one
+ * tools/tests/run.sh makes (mkfs.pramfs -d of its tree): the cases name
+ * its paths. Checksums are recomputed wherever the case is not the
+ * checksum itself, so what is tested is the check behind it.
+ * "pramfs-corrupt --list" names the cases.
+ */
+#include <stdlib.h>
+#include "libpramfs.h"
+
+static struct pram_image img;
+
+static u32 ino(const char *path)
+{
+	return pram_img_resolve(&img, path);
+}
+
+static struct pram_inode *rec(u32 n)
+{
+	return pram_img_inode(&img, n);
+}
+
+static void resum(u32 n)
+{
+	pram_img_resum(&img, n);
+}
+
+/* Both superblocks, checksums kept. */
+static void sb_set(size_t off, u32 v)
+{
+	struct pram_super_block *ps;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		ps = (void *)(img.base + i * PRAM_SB_COPY_OFFSET);
+		*(__le32 *)((u8 *)ps + off) = cpu_to_le32(v);
+		ps->s_csum = cpu_to_le32(pram_super_csum(ps));
+	}
+}
+
+/* A data block of regular file @path: its first mapped one. */
+static __le32 *first_entry(const char *path)
+{
+	const struct pram_inode *pi = rec(ino(path));
+	__le32 *rows = pram_img_block(&img, le32_to_cpu(pi->i_type.reg.row_block));
+	__le32 *cols = pram_img_block(&img, le32_to_cpu(rows[0]));
+
+	return cols;
+}
+
+static void c_sb_primary(void) { img.base[offsetof(struct pram_super_block, s_mtime)] ^= 1; }
+
+static void c_sb_both(void)
+{
+	img.base[offsetof(struct pram_super_block, s_wtime)] ^= 1;
+	img.base[PRAM_SB_COPY_OFFSET + offsetof(struct pram_super_block, s_wtime)] ^= 1;
+}
+
+static void c_sb_geometry(void)
+{
+	sb_set(offsetof(struct pram_super_block, s_bitmap_blocks),
+	       le32_to_cpu(img.sb->s_bitmap_blocks) + 1);
+}
+
+static void c_hints(void)
+{
+	sb_set(offsetof(struct pram_super_block, s_free_inode_hint), 1);
+	sb_set(offsetof(struct pram_super_block, s_free_blocknr_hint),
+	       img.geo.blocks_count + 7);
+}
+
+static void c_inode_csum(void) { ((u8 *)&rec(ino("/a/f2"))->i_mtime)[0] ^= 1; }
+
+static void c_inode_bad(void)
+{
+	u32 f2 = ino("/a/f2");
+
+	rec(f2)->i_mode = cpu_to_le16(S_IFMT | 0644);
+	resum(f2);
+}
+
+static void c_free_in_list(void)
+{
+	u32 f2 = ino("/a/f2");
+
+	pram_img_inode(&img, f2)->i_mode = 0;
+	pram_img_resum(&img, f2);
+}
+
+static void c_cycle(void)
+{
+	u32 f4 = ino("/a/f4");
+
+	rec(f4)->i_next = cpu_to_le32(ino("/a/f1"));
+	resum(f4);
+}
+
+static void c_back_link(void)
+{
+	u32 f4 = ino("/a/f4");
+
+	rec(f4)->i_prev = cpu_to_le32(ino("/a/f1"));
+	resum(f4);
+}
+
+static void c_tail(void)
+{
+	u32 a = ino("/a");
+
+	rec(a)->i_type.dir.tail = cpu_to_le32(ino("/a/f2"));
+	resum(a);
+}
+
+static void c_parent(void)
+{
+	u32 f3 = ino("/a/f3");
+
+	rec(f3)->i_parent = cpu_to_le32(ino("/b"));
+	resum(f3);
+}
+
+static void c_name_bad(void)
+{
+	u32 f3 = ino("/a/f3");
+
+	memcpy(rec(f3)->i_name, "f/3", 3);
+	resum(f3);
+}
+
+static void c_name_dup(void)
+{
+	u32 f4 = ino("/a/f4");
+
+	memcpy(pram_img_inode(&img, f4)->i_name, "f1", 3);
+	pram_img_resum(&img, f4);
+}
+
+static void c_links(void)
+{
+	u32 f1 = ino("/a/f1");
+	u32 a = ino("/a");
+
+	rec(f1)->i_links_count = cpu_to_le16(3);
+	resum(f1);
+	rec(a)->i_links_count = cpu_to_le16(7);
+	resum(a);
+}
+
+static void c_map_meta(void) { first_entry("/a/f1")[0] = cpu_to_le32(1); }
+
+static void c_map_range(void)
+{
+	first_entry("/a/f1")[1] = cpu_to_le32(img.geo.blocks_count + 5);
+}
+
+static void c_dup_block(void) { first_entry("/a/f2")[0] = first_entry("/a/f1")[0]; }
+
+static void c_i_blocks(void)
+{
+	u32 f1 = ino("/a/f1");
+
+	le32_add_cpu(&rec(f1)->i_blocks, 3);
+	resum(f1);
+}
+
+static void c_symlink_nul(void)
+{
+	u32 link = ino("/link");
+
+	struct pram_inode *pi = rec(link);
+	char *t = pram_img_block(&img, le32_to_cpu(pi->i_type.reg.row_block));
+
+	t[le64_to_cpu(pi->i_size)] = 'x';
+}
+
+static void c_bitmap_clear(void)
+{
+	__clear_bit_le(le32_to_cpu(first_entry("/a/f1")[0]), pram_img_bitmap(&img));
+}
+
+static void c_leaked(void)
+{
+	u32 b;
+
+	if (pram_bitmap_alloc(pram_img_bitmap(&img), &img.geo, img.geo.data_start, &b))
+		pram_die("no free block to leak");
+}
+
+/* /a/f5 taken out of /a's list as a cut could leave it: its data stays. */
+static void c_orphan(void)
+{
+	u32 a = ino("/a");
+	u32 f5 = ino("/a/f5");
+	struct pram_inode *pi = pram_img_inode(&img, f5), *d = rec(a);
+	u32 prev = le32_to_cpu(pi->i_prev), next = le32_to_cpu(pi->i_next);
+
+	if (prev) {
+		pram_img_inode(&img, prev)->i_next = cpu_to_le32(next);
+		pram_img_resum(&img, prev);
+	} else {
+		d->i_type.dir.head = cpu_to_le32(next);
+	}
+	if (next) {
+		pram_img_inode(&img, next)->i_prev = cpu_to_le32(prev);
+		pram_img_resum(&img, next);
+	} else {
+		d->i_type.dir.tail = cpu_to_le32(prev);
+	}
+	resum(a);
+	pi->i_prev = pi->i_next = pi->i_parent = 0;
+	pram_img_resum(&img, f5);
+}
+
+static void c_errors_flag(void)
+{
+	struct pram_super_block *ps;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		ps = (void *)(img.base + i * PRAM_SB_COPY_OFFSET);
+		ps->s_state |= cpu_to_le16(PRAM_STATE_ERRORS);
+		ps->s_csum = cpu_to_le32(pram_super_csum(ps));
+	}
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} cases[] = {
+	{ "sb-primary", c_sb_primary },	{ "sb-both", c_sb_both },
+	{ "sb-geometry", c_sb_geometry }, { "hints", c_hints },
+	{ "inode-csum", c_inode_csum },	{ "inode-bad", c_inode_bad },
+	{ "free-in-list", c_free_in_list }, { "cycle", c_cycle },
+	{ "back-link", c_back_link },	{ "tail", c_tail },
+	{ "parent", c_parent },		{ "name-bad", c_name_bad },
+	{ "name-dup", c_name_dup },	{ "links", c_links },
+	{ "map-meta", c_map_meta },	{ "map-range", c_map_range },
+	{ "dup-block", c_dup_block },	{ "i-blocks", c_i_blocks },
+	{ "symlink-nul", c_symlink_nul }, { "bitmap-clear", c_bitmap_clear },
+	{ "leaked", c_leaked },		{ "orphan", c_orphan },
+	{ "errors-flag", c_errors_flag },
+};
+
+int main(int argc, char **argv)
+{
+	struct pram_target t = { };
+	const char *why_p, *why_c;
+	size_t i;
+
+	pram_prog = "pramfs-corrupt";
+	if (argc == 2 && !strcmp(argv[1], "--list")) {
+		for (i = 0; i < ARRAY_SIZE(cases); i++)
+			puts(cases[i].name);
+		return 0;
+	}
+	if (argc != 3)
+		pram_die("usage: pramfs-corrupt IMAGE CASE | --list");
+	t.path = argv[1];
+	if (pram_image_open(&img, &t, true) || pram_image_load(&img, &why_p, &why_c))
+		pram_die("%s: not a valid PRAMFS image", argv[1]);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (!strcmp(cases[i].name, argv[2])) {
+			cases[i].fn();
+			pram_image_close(&img);
+			return 0;
+		}
+	}
+	pram_die("no case %s (--list names them)", argv[2]);
+}

@@ -1,0 +1,135 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The PRAMFS tools' own tests, on the host, built with ASan and UBSan
+# (any report fails): mkfs.pramfs's refusals in the kernel's words and
+# its -d errors; every case of the corruption table (pramfs-corrupt):
+# fsck.pramfs -n finds it (4), -y repairs it (1), then -n and a second -y
+# find nothing (0), and -p repairs it (1) or stops (4) as the problem
+# table says; pramfs-dump shows and extracts, also from an image whose
+# superblocks both fail. The guest half (the kernel mounting what the
+# tools made and repaired) is qemu/tests/tools.sh.
+#
+# tools/tests/run.sh [BUILD_DIR]: the tools are built into BUILD_DIR
+# (default build/tools-asan).
+set -u
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+. "$REPO/tools/tests/cases.sh"
+B=${1:-$REPO/build/tools-asan}
+export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+make -s -C "$REPO/tools" O="$B" SANITIZE=1 -j"$(nproc)" >/dev/null || { echo "tools: build failed"; exit 1; }
+MKFS=$B/mkfs.pramfs FSCK=$B/fsck.pramfs DUMP=$B/pramfs-dump CORRUPT=$B/pramfs-corrupt
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0 failed=0
+
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# expect STATUS DESCRIPTION CMD...: CMD exits with STATUS.
+expect() {
+	local want=$1 what=$2 rc=0
+	shift 2
+	"$@" >"$work/out" 2>&1 || rc=$?
+	if [ "$rc" -eq "$want" ]; then ok; else bad "$what: status $rc, not $want"; tail -n 5 "$work/out"; fi
+}
+
+# says TEXT DESCRIPTION CMD...: CMD fails and says TEXT.
+says() {
+	local text=$1 what=$2
+	shift 2
+	if ! "$@" >"$work/out" 2>&1 && grep -qF -- "$text" "$work/out"; then ok
+	else bad "$what: expected \"$text\""; tail -n 3 "$work/out"; fi
+}
+
+# ---- mkfs.pramfs refuses what the kernel refuses, in its words ----
+says "bs=3000: must be 512, 1024, 2048 or 4096" "mkfs -b 3000" "$MKFS" -b 3000 "$work/x" 1M
+says "bpi=64: at least 128 bytes per inode" "mkfs -i 64" "$MKFS" -i 64 "$work/x" 1M
+says "N=0: must be 1 to" "mkfs -N 0" "$MKFS" -N 0 "$work/x" 1M
+says "init=1000: the inode table does not fit" "mkfs of 1000 bytes" "$MKFS" "$work/x" 1000
+says "init=1048576: the inode table does not fit" "mkfs -N too many" "$MKFS" -N 4000000 "$work/x" 1M
+says "mode=99999: not a permission mode" "mkfs -m 99999" "$MKFS" -m 99999 "$work/x" 1M
+expect 16 "mkfs without a target" "$MKFS"
+expect 0 "mkfs --help" "$MKFS" --help
+
+# ---- a tree, and what -d cannot store ----
+tree=$work/tree
+make_case_tree "$tree"
+expect 0 "mkfs -d" "$MKFS" -q -b 1024 -d "$tree" "$work/base.img" 2M
+expect 0 "fsck -fn of what mkfs -d made" "$FSCK" -fn "$work/base.img"
+
+# Each is refused naming the path, and leaves no valid filesystem.
+no_fs() { ! "$DUMP" -i 2 "$1" >/dev/null 2>&1; }
+cant_store() {
+	local what=$1 setup=$2 bs=${3:-1024} t=$work/bad
+	rm -rf "$t" && mkdir -p "$t" && (cd "$t" && eval "$setup")
+	if ! "$MKFS" -q -b "$bs" -d "$t" "$work/bad.img" 2M >"$work/out" 2>&1 &&
+	   grep -q "$t" "$work/out" && no_fs "$work/bad.img"; then ok
+	else bad "mkfs -d: $what"; tail -n 3 "$work/out"; fi
+}
+cant_store "a 49-byte name" "touch $(printf 'n%.0s' $(seq 49))"
+cant_store "a hard link" "touch f && ln f g"
+cant_store "a symlink target of a block" "ln -s $(printf 'x%.0s' $(seq 1024)) l"
+cant_store "a file past the largest" "truncate -s 9M big" 512
+
+# ---- the corruption table (cases.sh) ----
+[ "$(echo "$CASES" | wc -l)" -eq "$("$CORRUPT" --list | wc -l)" ] || bad "the table and pramfs-corrupt --list differ"
+# After dup-block: /a/f1 (the lower inode) keeps its blocks, and /a/f2
+# holds none of them (seen through pramfs-dump, not fsck).
+blocks_of() { "$DUMP" -m "$2" "$1" | sed -n 's/.*: blocks \([0-9]*\)-\([0-9]*\)$/\1 \2/p' |
+	while read -r a b; do seq "$a" "$b"; done; }
+check_dup() {
+	if [ "$(blocks_of "$1" /a/f1)" = "$(blocks_of "$work/base.img" /a/f1)" ] &&
+	   [ -z "$(comm -12 <(blocks_of "$1" /a/f1 | sort) <(blocks_of "$1" /a/f2 | sort))" ]; then ok
+	else bad "dup-block: f1 must keep its blocks and share none with f2"; fi
+}
+mkdir -p "$work/repaired"
+while read -r c preen changed; do
+	img=$work/$c.img
+	if ! cp "$work/base.img" "$img" || ! "$CORRUPT" "$img" "$c"; then
+		bad "corrupt $c"
+		continue
+	fi
+	cp "$img" "$img.p"
+	expect 4 "$c: fsck -n finds it" "$FSCK" -fn "$img"
+	expect "$preen" "$c: fsck -p" "$FSCK" -fp "$img.p"
+	expect 1 "$c: fsck -y repairs it" "$FSCK" -fy "$img"
+	expect 0 "$c: fsck -n after -y" "$FSCK" -fn "$img"
+	expect 0 "$c: fsck -y again finds nothing" "$FSCK" -fy "$img"
+	# Nothing else changed: every other file extracts as it went in.
+	excl=(--no-dereference -x lost+found -x "#*")
+	[ "$changed" != - ] && excl+=(-x "$changed")
+	rm -rf "$work/x"
+	"$DUMP" --extract / "$work/x" "$img" >/dev/null 2>&1
+	if diff -r "${excl[@]}" "$tree" "$work/x" >/dev/null; then ok
+	else bad "$c: a file the case does not touch changed"; fi
+	[ "$c" = dup-block ] && check_dup "$img"
+	cp "$img" "$work/repaired/$c.img"
+done <<<"$CASES"
+
+# ---- fsck.pramfs: operational errors and usage ----
+expect 8 "fsck of a missing file" "$FSCK" -n "$work/none.img"
+head -c 1M /dev/zero >"$work/zero.img"
+says "no usable superblock" "fsck of zeros" "$FSCK" -n "$work/zero.img"
+expect 16 "fsck -n -y" "$FSCK" -n -y "$work/base.img"
+expect 0 "fsck of a clean image without -f" "$FSCK" -n "$work/base.img"
+
+# ---- pramfs-dump ----
+"$MKFS" -q -L board -U 01234567-89ab-cdef-0123-456789abcdef "$work/l.img" 1M
+if "$DUMP" "$work/l.img" | grep -q "volume name *board" &&
+   "$DUMP" "$work/l.img" | grep -q "UUID *01234567-89ab-cdef-0123-456789abcdef"; then ok
+else bad "pramfs-dump -h: label and UUID"; fi
+if "$DUMP" -d /a "$work/base.img" | grep -q '"f1"' && "$DUMP" -m /sparse "$work/base.img" |
+	grep -q "file blocks 68-68"; then ok; else bad "pramfs-dump -d, -m"; fi
+rm -rf "$work/x1" && expect 0 "pramfs-dump --extract /" "$DUMP" --extract / "$work/x1" "$work/base.img"
+if diff -r "$tree" "$work/x1" >/dev/null; then ok; else bad "extract: the tree differs"; fi
+# Rescue: both superblocks bad, a block map entry bad.
+cp "$work/base.img" "$work/r.img"
+$CORRUPT "$work/r.img" map-range && "$CORRUPT" "$work/r.img" sb-both
+rm -rf "$work/x2" && expect 1 "extract from a refused image: something skipped" \
+	"$DUMP" --extract / "$work/x2" "$work/r.img"
+if grep -q "no valid superblock" "$work/out" && grep -q "skipped" "$work/out" &&
+   cmp -s "$tree/a/f4" "$work/x2/a/f4" && diff -r "$tree/b" "$work/x2/b" >/dev/null; then ok
+else bad "rescue: what could be read"; fi
+
+echo "tools: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
