@@ -5,7 +5,7 @@
 
 SHELL := /bin/bash
 
-.PHONY: all deps tree kunit guest module selftests initramfs lint run check bench bench-quick clean
+.PHONY: all deps tree kunit guest module selftests tools tools-static initramfs lint run check bench bench-quick clean
 
 all: initramfs
 
@@ -27,7 +27,15 @@ module: guest
 selftests: tree
 	@qemu/build-selftests
 
-initramfs: module selftests
+# mkfs.pramfs, fsck.pramfs and pramfs-dump into build/tools; static ones
+# for the test guest into build/tools-static.
+tools:
+	@$(MAKE) -s -C tools O=$(CURDIR)/build/tools
+
+tools-static:
+	@$(MAKE) -s -C tools O=$(CURDIR)/build/tools-static STATIC=1
+
+initramfs: module selftests tools-static
 	@qemu/mkinitramfs
 
 lint: module
