@@ -4,11 +4,13 @@
 # the NVRAM. Boot 1 writes files (content made on the host), sets
 # panic_on_oops and makes the fault module store a byte into an inode and
 # a data block with a plain write: with write protection the kernel oopses
-# and the guest dies. Boot 2 checks every checksum (pramfs_check) and
+# and the guest dies. Boot 2 checks every checksum (fsck.pramfs) and
 # every byte. The same with noprotect must show the damage: the stores
 # land, and boot 2 finds the bad inode checksum and the changed data.
+# fsck.pramfs checks every checksum, in the guest and on the host.
 set -eu
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
+. "$REPO/qemu/tests/lib.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 share=$work/share
@@ -31,7 +33,7 @@ echo "crash data /mnt/pram/data/f2" >/proc/pramfs_fault
 GUEST
 
 cat >"$share/boot2.sh" <<'GUEST'
-/kselftest/pramfs/pramfs_check && echo "CHECKSUMS OK"
+fsck.pramfs -fn --phys "$PRAM_PHYS" --size "$PRAM_SIZE" && echo "CHECKSUMS OK"
 mount -t pramfs -o "physaddr=$PRAM_PHYS" none /mnt/pram || exit 1
 for f in /host/src/f*; do
 	cmp "$f" "/mnt/pram/data/${f##*/}" && echo "SAME ${f##*/}"
@@ -49,7 +51,7 @@ scenario() {
 	"$REPO/qemu/run" --nvram "$nv" --share "$share" -- 'sh /host/boot2.sh' \
 		>"$work/$2.check" 2>&1 || true
 	echo "== $2, boot 2:"
-	grep -E 'superblock|inode|OK|SAME|differ|EOF|refused|cleaning' "$work/$2.check" || true
+	grep -E 'superblock|[Ii]node|OK|SAME|differ|EOF|refused|cleaning' "$work/$2.check" || true
 	return "$rc"
 }
 
@@ -69,12 +71,16 @@ grep -q 'BUG: unable to handle page fault' "$work/protected.log"
 absent 'STRAY WRITE LANDED' "$work/protected.log"
 grep -q 'CHECKSUMS OK' "$work/protected.check"
 [ "$(grep -c '^SAME ' "$work/protected.check")" -eq 5 ]
+pram_fsck "$work/protected.img"
 
 # noprotect: both stores land, and boot 2 sees the damage.
 scenario ",noprotect" unprotected
 grep -q 'STRAY WRITE LANDED' "$work/unprotected.log"
 absent 'CHECKSUMS OK' "$work/unprotected.check"
-grep -q 'BAD checksum' "$work/unprotected.check"
+grep -q 'checksum is wrong' "$work/unprotected.check"
+rc=0
+pram_fsck "$work/unprotected.img" || rc=$?
+[ "$rc" -eq 4 ]
 absent '^SAME f1$' "$work/unprotected.check"
 absent '^SAME f2$' "$work/unprotected.check"
 echo "crash: ok"

@@ -5,6 +5,7 @@
 # root attributes, UUID), with the mount count advanced by one.
 set -eu
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
+. "$REPO/qemu/tests/lib.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 nv=$work/nvram.img
@@ -38,4 +39,6 @@ echo "mount count: $count1 then $count2"
 [ "$count1" -eq 1 ] && [ "$count2" -eq 2 ]
 # The redundant copy matches the primary on the host file too.
 cmp <(head -c 128 "$nv") <(tail -c +129 "$nv" | head -c 128)
+# What the kernel left checks clean.
+pram_fsck "$nv"
 echo "reboot: ok"

@@ -8,6 +8,7 @@
 # block count and timestamp as boot 1 left them.
 set -eu
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
+. "$REPO/qemu/tests/lib.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 nv=$work/nvram.img
@@ -88,4 +89,5 @@ grep -q '^./data/f0 .* mtime=2001-02-03 04:05:06.000000000' "$share/boot1"
 # Sparse files keep their holes: 3000 + 2049 bytes of data, 2 KiB blocks.
 grep -q '^./sparse -rw-r--r-- 0 0 5002049 ' "$share/boot1"
 grep -q '^./holes -rw-r--r-- 0 0 3000000 0 ' "$share/boot1"
+pram_fsck "$nv"
 echo "tree: ok"
