@@ -233,6 +233,20 @@ static int pram_map_column(struct inode *inode, u64 fblock,
 }
 
 /*
+ * The block a pending entry (written, not yet in the map) will name, or 0.
+ * A piece that came up short in a fresh block leaves it pending, and the
+ * retry must write on into that block, not take a second one for it.
+ */
+static u32 pram_pending_block(const struct pram_reserve *res,
+			      const __le32 *entry)
+{
+	if (!res || !res->pending || entry < res->entry ||
+	    entry >= res->entry + res->pending)
+		return 0;
+	return res->written[entry - res->entry];
+}
+
+/*
  * The data block for @fblock: the mapped one, or a fresh one that the
  * caller fills and then maps with pram_map_commit() (or frees).
  */
@@ -243,6 +257,11 @@ static int pram_map_slot(struct inode *inode, u64 fblock,
 
 	if (err)
 		return err;
+	slot->block = pram_pending_block(res, slot->entry);
+	if (slot->block) {
+		slot->fresh = false;
+		return 0;
+	}
 	slot->block = le32_to_cpu(*slot->entry);
 	slot->fresh = !slot->block;
 	if (slot->fresh)
@@ -433,6 +452,10 @@ static ssize_t pram_write_blocks(struct inode *inode, loff_t pos,
 			    PRAM_RESERVE * i_blocksize(inode));
 		if (fault_in_iov_iter_readable(from, len) == len) {
 			done = -EFAULT;
+			break;
+		}
+		if (fatal_signal_pending(current)) {
+			done = -EINTR;
 			break;
 		}
 		done = pram_write_piece(inode, pos, from, &res);

@@ -13,6 +13,8 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <linux/falloc.h>
+#include <pthread.h>
+#include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -297,6 +299,69 @@ static void expect_blocks(struct __test_metadata *_metadata, int fd,
 	ASSERT_EQ(0, fstat(fd, &st));
 	EXPECT_EQ(blocks * (bs / 512), st.st_blocks);
 	EXPECT_EQ(fresh->bfree - blocks, fs_counts(MNT).bfree);
+}
+
+/*
+ * A write whose user page goes away between the fault-in and the copy
+ * (here another thread zaps it, as reclaim could) comes up short in the
+ * middle of a fresh block and is retried from there: the retry must write
+ * on into the block that holds the first part, not map a second, zeroed
+ * one over it (the first part lost, a block leaked).
+ */
+#define ZAP_ROUNDS	2000
+
+struct zapper {
+	uint8_t *page;
+	int stop;
+};
+
+static void *zap_loop(void *arg)
+{
+	struct zapper *z = arg;
+
+	while (!__atomic_load_n(&z->stop, __ATOMIC_RELAXED))
+		madvise(z->page, 4096, MADV_DONTNEED);
+	return NULL;
+}
+
+TEST_F_TIMEOUT(io, short_copy_retry_writes_on_into_the_same_block, 600)
+{
+	unsigned int bs = self->bs, i, bad = 0;
+	int fd = create("retry"), mfd = memfd_create("buf", 0);
+	struct zapper z = { };
+	uint8_t *map, *buf, *back = malloc(bs);
+	pthread_t zap;
+	struct stat st;
+
+	ASSERT_LE(0, fd);
+	ASSERT_LE(0, mfd);
+	ASSERT_NE(NULL, back);
+	ASSERT_EQ(0, ftruncate(mfd, 8192));
+	map = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	/* The buffer straddles the page boundary; the second page is zapped. */
+	buf = map + 4096 - bs / 2;
+	fill_pattern(buf, bs, 7, 0);
+	z.page = map + 4096;
+	ASSERT_EQ(0, pthread_create(&zap, NULL, zap_loop, &z));
+	for (i = 0; i < ZAP_ROUNDS && !bad; i++) {
+		if (ftruncate(fd, 0) || pwrite(fd, buf, bs, 0) != bs ||
+		    fstat(fd, &st) || pread(fd, back, bs, 0) != bs)
+			bad = 1;
+		else if (st.st_blocks != dense_blocks(1, bs) * (bs / 512) ||
+			 check_pattern(back, bs, 7, 0) >= 0)
+			bad = 2;
+	}
+	__atomic_store_n(&z.stop, 1, __ATOMIC_RELAXED);
+	pthread_join(zap, NULL);
+	EXPECT_EQ(0, bad) TH_LOG("round %u: %s", i,
+				 bad == 1 ? strerror(errno) : "wrong blocks or bytes");
+	ASSERT_EQ(0, ftruncate(fd, 0));
+	EXPECT_EQ(self->fresh.bfree, fs_counts(MNT).bfree);
+	close(fd);
+	munmap(map, 8192);
+	close(mfd);
+	free(back);
 }
 
 TEST_F(io, truncate_down_frees_exactly_the_blocks_past_eof)
