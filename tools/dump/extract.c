@@ -6,6 +6,11 @@
  * (a bad checksum does not stop a rescue), and said so; a block the map
  * cannot give is a hole in the copy, and said so; nothing is followed
  * outside the image.
+ *
+ * Everything is made relative to the directory it goes in (the *at()
+ * calls), never through a symlink and never over an existing entry: an
+ * image may hold a symlink and then a file of the same name, and writing
+ * through it would write outside @dir.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -18,7 +23,9 @@
 
 struct extract {
 	struct pram_image	*img;
-	char			host[PATH_MAX];
+	char			host[PATH_MAX];	/* for messages */
+	int			dfd;		/* the directory it goes in */
+	const char		*name;		/* its name there */
 	int			skipped;
 };
 
@@ -48,12 +55,12 @@ static void set_attrs(struct extract *x, const struct pram_inode *pi)
 	struct timespec times[2] = { unpack(pi->i_atime), unpack(pi->i_mtime) };
 	umode_t mode = le16_to_cpu(pi->i_mode);
 
-	if (!geteuid() && lchown(x->host, le32_to_cpu(pi->i_uid),
-				 le32_to_cpu(pi->i_gid)))
+	if (!geteuid() && fchownat(x->dfd, x->name, le32_to_cpu(pi->i_uid),
+				   le32_to_cpu(pi->i_gid), AT_SYMLINK_NOFOLLOW))
 		skip(x, "owner: %s", strerror(errno));
-	if (!S_ISLNK(mode) && chmod(x->host, mode & 07777))
+	if (!S_ISLNK(mode) && fchmodat(x->dfd, x->name, mode & 07777, 0))
 		skip(x, "mode: %s", strerror(errno));
-	utimensat(AT_FDCWD, x->host, times, AT_SYMLINK_NOFOLLOW);
+	utimensat(x->dfd, x->name, times, AT_SYMLINK_NOFOLLOW);
 }
 
 static void extract_file(struct extract *x, u32 ino, const struct pram_inode *pi)
@@ -61,7 +68,8 @@ static void extract_file(struct extract *x, u32 ino, const struct pram_inode *pi
 	const struct pram_geometry *g = &x->img->geo;
 	u64 size = le64_to_cpu(pi->i_size), f, n;
 	u32 row = le32_to_cpu(pi->i_type.reg.row_block), bs = g->blocksize;
-	int fd = open(x->host, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	int fd = openat(x->dfd, x->name,
+			O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
 	long block;
 
 	if (fd < 0)
@@ -93,7 +101,7 @@ static void extract_symlink(struct extract *x, const struct pram_inode *pi)
 	target[size] = 0;
 	if (strlen(target) != size)
 		return skip(x, "symlink target with a NUL inside");
-	if (symlink(target, x->host))
+	if (symlinkat(target, x->dfd, x->name))
 		skip(x, "%s", strerror(errno));
 }
 
@@ -109,7 +117,7 @@ static void extract_node(struct extract *x, const struct pram_inode *pi)
 	dev_t dev = S_ISCHR(mode) || S_ISBLK(mode) ?
 		    decode_dev(le32_to_cpu(pi->i_type.dev.rdev)) : 0;
 
-	if (mknod(x->host, mode, dev))
+	if (mknodat(x->dfd, x->name, mode, dev))
 		skip(x, "%s", strerror(errno));
 }
 
@@ -130,6 +138,7 @@ static int extract_entry(void *arg, u32 ino, const struct pram_inode *pi)
 		return 0;
 	}
 	snprintf(x->host + len, sizeof(x->host) - len, "/%.*s", (int)n, pi->i_name);
+	x->name = x->host + len + 1;
 	extract_inode(x, ino);
 	x->host[len] = 0;
 	return 0;
@@ -138,10 +147,20 @@ static int extract_entry(void *arg, u32 ino, const struct pram_inode *pi)
 static void extract_dir(struct extract *x, u32 ino, const struct pram_inode *pi)
 {
 	struct pram_dir_scan scan;
+	int parent = x->dfd, fd;
+	const char *name = x->name;
 
-	if (mkdir(x->host, 0700) && errno != EEXIST)
+	/* An existing directory (DIR itself, a repeated name) is merged. */
+	if (mkdirat(parent, name, 0700) && errno != EEXIST)
 		return skip(x, "%s", strerror(errno));
+	fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	if (fd < 0)
+		return skip(x, "%s", strerror(errno));
+	x->dfd = fd;
 	pram_dir_scan(&x->img->geo, x->img->base, ino, extract_entry, x, &scan);
+	close(fd);
+	x->dfd = parent;
+	x->name = name;
 	set_attrs(x, pi);
 }
 
@@ -188,13 +207,18 @@ int pram_extract(struct pram_image *img, char **paths, int n, const char *dir)
 
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		pram_die("%s: %s", dir, strerror(errno));
+	x.dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (x.dfd < 0)
+		pram_die("%s: %s", dir, strerror(errno));
 	for (i = 0; i < n; i++) {
 		ino = pram_img_resolve(img, paths[i]);
 		base = strrchr(paths[i], '/');
 		base = base && base[1] ? base + 1 : ino == PRAM_ROOT_INO ? "" : paths[i];
 		snprintf(x.host, sizeof(x.host), "%s%s%s", dir, *base ? "/" : "", base);
+		x.name = *base ? base : ".";
 		extract_inode(&x, ino);
 	}
+	close(x.dfd);
 	if (x.skipped)
 		fprintf(stderr, "%s: %d things skipped\n", pram_prog, x.skipped);
 	return x.skipped ? 1 : 0;

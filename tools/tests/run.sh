@@ -122,6 +122,16 @@ if "$DUMP" -d /a "$work/base.img" | grep -q '"f1"' && "$DUMP" -m /sparse "$work/
 	grep -q "file blocks 68-68"; then ok; else bad "pramfs-dump -d, -m"; fi
 rm -rf "$work/x1" && expect 0 "pramfs-dump --extract /" "$DUMP" --extract / "$work/x1" "$work/base.img"
 if diff -r "$tree" "$work/x1" >/dev/null; then ok; else bad "extract: the tree differs"; fi
+# What is already in DIR is never written through nor over: a symlink
+# where a file or a directory goes is left alone, and said so.
+rm -rf "$work/x3" "$work/outside" && mkdir -p "$work/x3" "$work/outside"
+echo keep >"$work/outside/victim"
+ln -s "$work/outside/victim" "$work/x3/sparse" && ln -s "$work/outside" "$work/x3/a"
+expect 1 "extract over symlinks: skipped" "$DUMP" --extract / "$work/x3" "$work/base.img"
+if [ "$(cat "$work/outside/victim")" = keep ] && [ ! -e "$work/outside/f1" ] &&
+   grep -q "x3/sparse: skipped: File exists" "$work/out" &&
+   diff -r "$tree/b" "$work/x3/b" >/dev/null; then ok
+else bad "extract wrote through a symlink in DIR"; fi
 # Rescue: both superblocks bad, a block map entry bad.
 cp "$work/base.img" "$work/r.img"
 $CORRUPT "$work/r.img" map-range && "$CORRUPT" "$work/r.img" sb-both
