@@ -414,10 +414,81 @@ static void check_test(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, why, c->why);
 }
 
+/*
+ * pram_map_walk() over check_image(): which entries a visitor sees, as
+ * "map:idx=block" ("!" for a bad one), and what the walk returns.
+ */
+enum walk_visit { WALK_ALL, WALK_SKIP_ROWS, WALK_CLEAR_4, WALK_STOP_7 };
+
+struct walk_case {
+	const char *name;
+	u32 map;
+	void (*mutate)(void *image);
+	enum walk_visit visit;
+	const char *seen;
+	int ret;
+};
+
+struct walk_log {
+	enum walk_visit visit;
+	void *image;
+	char seen[128];
+};
+
+static int walk_visit(void *arg, const struct pram_map_ent *e)
+{
+	struct walk_log *w = arg;
+	size_t len = strlen(w->seen);
+
+	snprintf(w->seen + len, sizeof(w->seen) - len, "%s%u:%u=%u%s",
+		 len ? " " : "", e->map, e->idx, e->block, e->bad ? "!" : "");
+	if (w->visit == WALK_SKIP_ROWS && e->is_row)
+		return PRAM_MAP_SKIP;
+	if (w->visit == WALK_CLEAR_4 && e->block == 4)
+		map_set(w->image, e->map, e->idx, 0);
+	if (w->visit == WALK_STOP_7 && e->block == 7)
+		return -EIO;
+	return 0;
+}
+
+static const struct walk_case walk_cases[] = {
+	{ "every entry, columns in row order", MAP_ROW, ck_nothing, WALK_ALL,
+	  "3:0=4 4:1=6 4:2=7 3:2=5 5:0=9", 0 },
+	{ "one column", 4, ck_nothing, WALK_ALL, "4:1=6 4:2=7", 0 },
+	{ "skip: no descent", MAP_ROW, ck_nothing, WALK_SKIP_ROWS,
+	  "3:0=4 3:2=5", 0 },
+	{ "a cleared entry is not descended", MAP_ROW, ck_nothing, WALK_CLEAR_4,
+	  "3:0=4 3:2=5 5:0=9", 0 },
+	{ "a negative return stops the walk", MAP_ROW, ck_nothing, WALK_STOP_7,
+	  "3:0=4 4:1=6 4:2=7", -EIO },
+	{ "a bad column is shown, not descended", MAP_ROW, ck_column_out,
+	  WALK_ALL, "3:0=4 4:1=6 4:2=7 3:2=5 5:0=9 3:5=99!", 0 },
+	{ "a data block naming its column is bad", MAP_ROW, ck_data_own_column,
+	  WALK_ALL, "3:0=4 4:1=6 4:2=7 4:3=4! 3:2=5 5:0=9", 0 },
+};
+
+static void walk_desc(const struct walk_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(walk, walk_cases, walk_desc);
+
+static void walk_test(struct kunit *test)
+{
+	const struct walk_case *c = test->param_value;
+	struct walk_log w = { .visit = c->visit, .image = check_image(test) };
+
+	c->mutate(w.image);
+	KUNIT_EXPECT_EQ(test, pram_map_walk(&map_geo, w.image, MAP_ROW, c->map,
+					    walk_visit, &w), c->ret);
+	KUNIT_EXPECT_STREQ(test, w.seen, c->seen);
+}
+
 static struct kunit_case pramfs_map_cases[] = {
 	KUNIT_CASE_PARAM(lookup_test, lookup_gen_params),
 	KUNIT_CASE_PARAM(seek_test, seek_gen_params),
 	KUNIT_CASE_PARAM(check_test, check_gen_params),
+	KUNIT_CASE_PARAM(walk_test, walk_gen_params),
 	{}
 };
 

@@ -225,25 +225,77 @@ static const char *pram_map_entry_bad(const struct pram_geometry *g, u32 v,
 	return NULL;
 }
 
-/* Count the data blocks of the column @column; a reason on a bad entry. */
-static const char *pram_map_count_column(const struct pram_geometry *g,
-					 const void *base, u32 row, u32 column,
-					 u32 *blocks)
+/* The entries of map block @map, a row (whose columns it descends) or not. */
+static int pram_map_walk_block(const struct pram_geometry *g, const void *base,
+			       u32 row, u32 map, bool is_row,
+			       int (*visit)(void *arg, const struct pram_map_ent *e),
+			       void *arg)
 {
-	const __le32 *map = base + pram_block_offset(g, column);
-	u32 entries = pram_map_entries(g->blocksize_bits), i, v;
-	const char *bad;
+	const __le32 *entries = base + pram_block_offset(g, map);
+	u32 n = pram_map_entries(g->blocksize_bits), i;
+	struct pram_map_ent e = { .map = map, .is_row = is_row };
+	int ret;
 
-	for (i = 0; i < entries; i++) {
-		v = le32_to_cpu(map[i]);
-		if (!v)
+	for (e.idx = 0; e.idx < n; e.idx++) {
+		e.block = le32_to_cpu(entries[e.idx]);
+		if (!e.block)
 			continue;
-		bad = pram_map_entry_bad(g, v, row, column);
-		if (bad)
-			return bad;
-		(*blocks)++;
+		e.bad = pram_map_entry_bad(g, e.block, row, map);
+		ret = visit(arg, &e);
+		if (ret < 0)
+			return ret;
+		/* The visitor may have cleared or changed the entry. */
+		i = le32_to_cpu(entries[e.idx]);
+		if (!is_row || ret == PRAM_MAP_SKIP || !i ||
+		    pram_map_entry_bad(g, i, row, map))
+			continue;
+		ret = pram_map_walk_block(g, base, row, i, false, visit, arg);
+		if (ret < 0)
+			return ret;
 	}
-	return NULL;
+	return 0;
+}
+
+/**
+ * pram_map_walk() - visit every entry of a block map, or of one column
+ * @g: the geometry
+ * @base: the filesystem image
+ * @row: the file's row block (a valid data block)
+ * @map: the block to walk: @row, or one of its columns
+ * @visit: called for each nonzero entry, the bad ones too (with the
+ *	   reason in ->bad); returns 0 to go on (into a row entry's
+ *	   column), PRAM_MAP_SKIP not to descend, or a negative errno to
+ *	   stop. It may change the entry: the walk descends into what the
+ *	   entry holds after the call, if that is a good column.
+ * @arg: for @visit
+ *
+ * The one walk of a map: the kernel's check at iget and fsck's passes.
+ *
+ * Return: 0, or what @visit stopped with.
+ */
+int pram_map_walk(const struct pram_geometry *g, const void *base, u32 row,
+		  u32 map, int (*visit)(void *arg, const struct pram_map_ent *e),
+		  void *arg)
+{
+	return pram_map_walk_block(g, base, row, map, map == row, visit, arg);
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_map_walk);
+
+struct pram_map_count {
+	u32		blocks;
+	const char	*bad;
+};
+
+static int pram_map_count(void *arg, const struct pram_map_ent *e)
+{
+	struct pram_map_count *c = arg;
+
+	if (e->bad) {
+		c->bad = e->bad;
+		return -EINVAL;
+	}
+	c->blocks++;
+	return 0;
 }
 
 /**
@@ -264,9 +316,7 @@ static const char *pram_map_count_column(const struct pram_geometry *g,
 int pram_map_check(const struct pram_geometry *g, const void *base,
 		   u32 row_block, u32 *blocks, const char **why)
 {
-	u32 entries = pram_map_entries(g->blocksize_bits), r, column;
-	const char *bad = NULL;
-	const __le32 *rows;
+	struct pram_map_count c = { .blocks = 1 };
 
 	*blocks = 0;
 	if (!row_block)
@@ -275,19 +325,11 @@ int pram_map_check(const struct pram_geometry *g, const void *base,
 		*why = "block map outside the data area";
 		return -EINVAL;
 	}
-	rows = base + pram_block_offset(g, row_block);
-	*blocks = 1;
-	for (r = 0; r < entries && !bad; r++) {
-		column = le32_to_cpu(rows[r]);
-		if (!column)
-			continue;
-		bad = pram_map_entry_bad(g, column, row_block, row_block) ?:
-		      pram_map_count_column(g, base, row_block, column, blocks);
-		(*blocks)++;
+	if (pram_map_walk(g, base, row_block, row_block, pram_map_count, &c)) {
+		*why = c.bad;
+		return -EINVAL;
 	}
-	if (!bad)
-		return 0;
-	*why = bad;
-	return -EINVAL;
+	*blocks = c.blocks;
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_map_check);

@@ -131,6 +131,21 @@ s64 pram_map_seek(const struct pram_geometry *g, const void *base,
 int pram_map_check(const struct pram_geometry *g, const void *base,
 		   u32 row_block, u32 *blocks, const char **why);
 
+/* One nonzero entry of a block map, as pram_map_walk() shows it. */
+struct pram_map_ent {
+	u32		map;	/* the map block that holds it */
+	u32		idx;	/* its index there */
+	u32		block;	/* the block it names */
+	bool		is_row;	/* an entry of the row block: names a column */
+	const char	*bad;	/* why it cannot be a map entry, or NULL */
+};
+
+#define PRAM_MAP_SKIP	1	/* from a visitor: do not descend */
+
+int pram_map_walk(const struct pram_geometry *g, const void *base, u32 row,
+		  u32 map, int (*visit)(void *arg, const struct pram_map_ent *e),
+		  void *arg);
+
 /* An entry's name: NUL-padded, not terminated when all 48 bytes are used. */
 static inline u32 pram_name_len(const struct pram_inode *pi)
 {

@@ -76,17 +76,19 @@ static bool copy_block(struct fsck *f, __le32 *entry)
 	return true;
 }
 
-/* The blocks under @map (a row if @is_row): what clearing its entry drops. */
-static u32 blocks_under(struct fsck *f, u32 map, bool is_row)
+static int count_entry(void *arg, const struct pram_map_ent *e)
 {
-	const __le32 *e = pram_img_block(&f->img, map);
-	u32 n = pram_map_entries(f->g->blocksize_bits), i, v, count = 0;
+	if (!e->bad)
+		++*(u32 *)arg;
+	return 0;
+}
 
-	for (i = 0; i < n; i++) {
-		v = le32_to_cpu(e[i]);
-		if (v && pram_block_valid(f->g, v))
-			count += 1 + (is_row ? blocks_under(f, v, false) : 0);
-	}
+/* The blocks under map block @map of @row: what clearing its entry drops. */
+static u32 blocks_under(struct fsck *f, u32 row, u32 map)
+{
+	u32 count = 0;
+
+	pram_map_walk(f->g, f->img.base, row, map, count_entry, &count);
 	return count;
 }
 
@@ -111,29 +113,35 @@ static void resolve(struct fsck *f, struct dups *d, u32 ino, __le32 *entry,
 		if (!fsck_problem(f, PR_DUP_BLOCK, "Map block %u of inode %u is held by inode %u too: taken from inode %u with what it maps",
 				  block, ino, owner, ino))
 			return;
-		le32_add_cpu(&pi->i_blocks, -(1 + blocks_under(f, block, entry ==
-							       &pi->i_type.reg.row_block)));
+		le32_add_cpu(&pi->i_blocks, -(1 + blocks_under(f,
+				le32_to_cpu(pi->i_type.reg.row_block), block)));
 		*entry = 0;
 	}
 	pram_img_resum(&f->img, ino);
 }
 
-static void resolve_map(struct fsck *f, struct dups *d, u32 ino, u32 map,
-			bool is_row)
-{
-	__le32 *e = pram_img_block(&f->img, map);
-	u32 n = pram_map_entries(f->g->blocksize_bits), i, v;
+struct resolve_map {
+	struct fsck	*f;
+	struct dups	*d;
+	u32		ino;
+};
 
-	for (i = 0; i < n; i++) {
-		v = le32_to_cpu(e[i]);
-		if (!v || !pram_block_valid(f->g, v))
-			continue;
-		if (test_bit_le(v, f->dup))
-			resolve(f, d, ino, &e[i], is_row);
-		v = le32_to_cpu(e[i]);
-		if (is_row && v)
-			resolve_map(f, d, ino, v, false);
-	}
+static int resolve_entry(void *arg, const struct pram_map_ent *e)
+{
+	struct resolve_map *r = arg;
+	struct fsck *f = r->f;
+
+	if (!e->bad && test_bit_le(e->block, f->dup))
+		resolve(f, r->d, r->ino,
+			(__le32 *)pram_img_block(&f->img, e->map) + e->idx, e->is_row);
+	return 0;
+}
+
+static int claim_entry(void *arg, const struct pram_map_ent *e)
+{
+	if (!e->bad)
+		fsck_claim(arg, e->block);
+	return 0;
 }
 
 /* Claim again every block every inode in use holds. */
@@ -154,23 +162,7 @@ void fsck_claim_all(struct fsck *f)
 			continue;
 		fsck_claim(f, row);
 		if (S_ISREG(mode))
-			fsck_claim_map(f, row, true);
-	}
-}
-
-/* Claim what map block @map names. */
-void fsck_claim_map(struct fsck *f, u32 map, bool is_row)
-{
-	const __le32 *e = pram_img_block(&f->img, map);
-	u32 n = pram_map_entries(f->g->blocksize_bits), i, v;
-
-	for (i = 0; i < n; i++) {
-		v = le32_to_cpu(e[i]);
-		if (!v || !pram_block_valid(f->g, v))
-			continue;
-		fsck_claim(f, v);
-		if (is_row)
-			fsck_claim_map(f, v, false);
+			pram_map_walk(f->g, f->img.base, row, row, claim_entry, f);
 	}
 }
 
@@ -197,7 +189,8 @@ void fsck_pass1b(struct fsck *f)
 			resolve(f, &d, ino, &pi->i_type.reg.row_block, S_ISREG(mode));
 		row = le32_to_cpu(pi->i_type.reg.row_block);
 		if (row && S_ISREG(mode))
-			resolve_map(f, &d, ino, row, true);
+			pram_map_walk(f->g, f->img.base, row, row, resolve_entry,
+				      &(struct resolve_map) { f, &d, ino });
 	}
 	free(d.v);
 	fsck_claim_all(f);

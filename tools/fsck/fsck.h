@@ -43,6 +43,7 @@ enum problem {
 	PR_PARENT,		/* listed by one directory, naming another */
 	PR_NAME_BAD,
 	PR_NAME_DUP,
+	PR_DELETED,		/* unlinked while open: no links, no parent */
 	PR_ORPHAN_EMPTY,	/* in no directory, holding nothing */
 	PR_ORPHAN,		/* in no directory, holding data */
 	PR_LOST_FOUND,		/* lost+found is missing: make it */
@@ -80,6 +81,7 @@ static inline u8 *fsck_state(struct fsck *f, u32 ino)
 }
 
 /* problem.c */
+void fsck_unfixed(struct fsck *f);
 __printf(3, 4)
 bool fsck_problem(struct fsck *f, enum problem p, const char *fmt, ...);
 void fsck_note(struct fsck *f, const char *fmt, ...)
@@ -98,7 +100,6 @@ void fsck_pass5(struct fsck *f);
 void fsck_clear_inode(struct fsck *f, u32 ino);
 bool fsck_claim(struct fsck *f, u32 block);
 void fsck_claim_all(struct fsck *f);
-void fsck_claim_map(struct fsck *f, u32 map, bool is_row);
 int fsck_relink(struct fsck *f, u32 dir, const u32 *entries, u32 n);
 int fsck_list_entries(struct fsck *f, u32 dir, u32 **entries, u32 *n,
 		      struct pram_dir_scan *scan);

@@ -99,51 +99,40 @@ static bool pass1_record(struct fsck *f, u32 ino)
 	return true;
 }
 
-/* Why @v cannot be an entry of the map (blocks @a and @b), or NULL. */
-static const char *bad_entry(struct fsck *f, u32 v, u32 a, u32 b)
-{
-	if (!pram_block_valid(f->g, v))
-		return "outside the data area";
-	if (v == a || v == b)
-		return "a block of the map itself";
-	return NULL;
-}
+struct pass1_map {
+	struct fsck	*f;
+	u32		ino;
+	u32		blocks;
+};
 
-/* Check, claim and count the entries of map block @map; clear bad ones. */
-static u32 pass1_map_block(struct fsck *f, u32 ino, u32 map, u32 row,
-			   bool is_row)
+/* Check, claim and count one map entry; clear a bad one. */
+static int pass1_map_entry(void *arg, const struct pram_map_ent *e)
 {
-	__le32 *e = pram_img_block(&f->img, map);
-	u32 n = pram_map_entries(f->g->blocksize_bits), i, v, blocks = 0;
-	const char *why;
+	struct pass1_map *m = arg;
+	struct fsck *f = m->f;
 
-	for (i = 0; i < n; i++) {
-		v = le32_to_cpu(e[i]);
-		if (!v)
-			continue;
-		why = bad_entry(f, v, row, map);
-		if (why) {
-			if (fsck_problem(f, PR_MAP_ENTRY, "Inode %u: %s entry %u names block %u, %s",
-					 ino, is_row ? "row" : "column", i, v, why))
-				e[i] = 0;
-			continue;
-		}
-		fsck_claim(f, v);
-		blocks++;
-		if (is_row)
-			blocks += pass1_map_block(f, ino, v, row, false);
+	if (e->bad) {
+		if (fsck_problem(f, PR_MAP_ENTRY, "Inode %u: %s entry %u names block %u (%s)",
+				 m->ino, e->is_row ? "row" : "column", e->idx,
+				 e->block, e->bad))
+			((__le32 *)pram_img_block(&f->img, e->map))[e->idx] = 0;
+		return PRAM_MAP_SKIP;
 	}
-	return blocks;
+	fsck_claim(f, e->block);
+	m->blocks++;
+	return 0;
 }
 
 static void pass1_map(struct fsck *f, u32 ino)
 {
 	struct pram_inode *pi = pram_img_inode(&f->img, ino);
 	u32 row = le32_to_cpu(pi->i_type.reg.row_block), blocks = 0;
+	struct pass1_map m = { .f = f, .ino = ino, .blocks = 1 };
 
 	if (row) {
 		fsck_claim(f, row);
-		blocks = 1 + pass1_map_block(f, ino, row, row, true);
+		pram_map_walk(f->g, f->img.base, row, row, pass1_map_entry, &m);
+		blocks = m.blocks;
 	}
 	if (blocks != le32_to_cpu(pi->i_blocks) &&
 	    fsck_problem(f, PR_BLOCKS, "Inode %u: i_blocks is %u, its map holds %u",
