@@ -5,7 +5,8 @@
  * or cut off by a repair) is freed when it holds nothing, and otherwise
  * linked into /lost+found (made on demand, as e2fsck does) under its own
  * name if that is free there, else "#INO". A directory cut off with its
- * subtree takes the subtree along.
+ * subtree takes the subtree along. One that was deleted (unlinked while
+ * open) is freed.
  */
 #include <stdlib.h>
 #include "fsck.h"
@@ -70,13 +71,19 @@ static u32 lost_found(struct fsck *f)
 		return 0;
 	if (pram_build_inode(&f->b, &ino)) {
 		printf("  No free inode for /lost+found.\n");
+		fsck_unfixed(f);
 		return 0;
 	}
 	pi = pram_img_inode(&f->img, ino);
 	pi->i_mode = cpu_to_le16(S_IFDIR | 0700);
 	pi->i_links_count = cpu_to_le16(2);
 	pi->i_atime = pi->i_mtime = pi->i_ctime = pram_time_now();
-	pram_build_link(&f->b, PRAM_ROOT_INO, ino, name, sizeof(name) - 1);
+	if (pram_build_link(&f->b, PRAM_ROOT_INO, ino, name, sizeof(name) - 1)) {
+		printf("  Cannot link /lost+found into the root.\n");
+		fsck_clear_inode(f, ino);
+		fsck_unfixed(f);
+		return 0;
+	}
 	le16_add_cpu(&root->i_links_count, 1);
 	pram_img_resum(&f->img, PRAM_ROOT_INO);
 	*fsck_state(f, ino) = IN_USED | IN_DIR | IN_LISTED | IN_REACHED;
@@ -103,7 +110,8 @@ static void unlist(struct fsck *f, u32 ino)
 	free(e);
 }
 
-static void connect(struct fsck *f, u32 ino)
+/* Link @ino into /lost+found. Return: false if it could not be. */
+static bool connect(struct fsck *f, u32 ino)
 {
 	struct pram_inode *pi = pram_img_inode(&f->img, ino);
 	u32 lf = lost_found(f), len = pram_name_len(pi);
@@ -111,47 +119,86 @@ static void connect(struct fsck *f, u32 ino)
 	const char *why;
 
 	if (!lf)
-		return;
+		return false;
 	unlist(f, ino);
 	if (pram_name_check(pi, &why) || find_name(f, lf, pi->i_name, len))
 		len = snprintf(name, sizeof(name), "#%u", ino);
 	else
 		memcpy(name, pi->i_name, len);
-	pram_build_link(&f->b, lf, ino, name, len);
+	if (pram_build_link(&f->b, lf, ino, name, len)) {
+		printf("  No room in /lost+found for inode %u.\n", ino);
+		return false;
+	}
 	if (*fsck_state(f, ino) & IN_DIR) {
 		le16_add_cpu(&pram_img_inode(&f->img, lf)->i_links_count, 1);
 		pram_img_resum(&f->img, lf);
 	}
 	reach(f, ino);
+	return true;
 }
 
-/**
+/*
+ * Deleted: no links and no parent, as unlink and rmdir leave an inode
+ * that was still open (or being evicted) when the power went. Its
+ * eviction is finished: it is freed, not brought back.
+ */
+static bool deleted(const struct pram_inode *pi, u8 st)
+{
+	return !pi->i_links_count && !pi->i_parent &&
+	       !((st & IN_DIR) && pi->i_type.dir.head);
+}
+
+static bool holds_nothing(const struct pram_inode *pi, u8 st)
+{
+	return (st & IN_DIR) ? !pi->i_type.dir.head && !pi->i_type.dir.tail :
+	       !(st & IN_DATA);
+}
+
+/* An inode in use that the root does not reach. */
+static void orphan(struct fsck *f, u32 ino)
+{
+	struct pram_inode *pi = pram_img_inode(&f->img, ino);
+	u8 st = *fsck_state(f, ino);
+
+	if (deleted(pi, st)) {
+		if (fsck_problem(f, PR_DELETED, "Inode %u was deleted (no links, in no directory)",
+				 ino))
+			fsck_clear_inode(f, ino);
+	} else if (holds_nothing(pi, st)) {
+		if (fsck_problem(f, PR_ORPHAN_EMPTY, "Inode %u is in no directory and holds nothing",
+				 ino)) {
+			unlist(f, ino);
+			fsck_clear_inode(f, ino);
+		}
+	} else if (fsck_problem(f, PR_ORPHAN, "Inode %u (\"%.*s\") is in no directory",
+				ino, (int)pram_name_len(pi), pi->i_name) &&
+		   !connect(f, ino)) {
+		fsck_unfixed(f);
+	}
+}
+
+/*
  * fsck_pass3() - every inode in use reachable from the root
  * @f: the check
+ *
+ * The top of each cut-off tree (in no list) goes first, so that its
+ * subtree comes along whatever the inode numbers; then what only a cycle
+ * of directories holds.
  */
 void fsck_pass3(struct fsck *f)
 {
 	u32 ino, end = PRAM_ROOT_INO + f->g->inodes_count;
-	struct pram_inode *pi;
-	u8 *st;
+	int round;
+	u8 st;
 
 	reach(f, PRAM_ROOT_INO);
-	for (ino = PRAM_ROOT_INO + 1; ino < end; ino++) {
-		st = fsck_state(f, ino);
-		pi = pram_img_inode(&f->img, ino);
-		if (!(*st & IN_USED) || (*st & IN_REACHED))
-			continue;
-		if ((*st & IN_DIR) ? !pi->i_type.dir.head && !pi->i_type.dir.tail :
-		    !(*st & IN_DATA)) {
-			if (fsck_problem(f, PR_ORPHAN_EMPTY, "Inode %u is in no directory and holds nothing",
-					 ino)) {
-				unlist(f, ino);
-				fsck_clear_inode(f, ino);
-			}
-			continue;
+	for (round = 0; round < 2; round++) {
+		for (ino = PRAM_ROOT_INO + 1; ino < end; ino++) {
+			st = *fsck_state(f, ino);
+			if ((st & (IN_USED | IN_REACHED)) != IN_USED ||
+			    (!round && (st & IN_LISTED)))
+				continue;
+			orphan(f, ino);
 		}
-		if (fsck_problem(f, PR_ORPHAN, "Inode %u (\"%.*s\") is in no directory",
-				 ino, (int)pram_name_len(pi), pi->i_name))
-			connect(f, ino);
 	}
 }

@@ -34,6 +34,7 @@ static const struct {
 	[PR_PARENT]		= { "Fix", 0 },
 	[PR_NAME_BAD]		= { "Rename it", 0 },
 	[PR_NAME_DUP]		= { "Rename it", 0 },
+	[PR_DELETED]		= { "Free it", PREEN },
 	[PR_ORPHAN_EMPTY]	= { "Clear it", PREEN },
 	[PR_ORPHAN]		= { "Connect it to /lost+found", 0 },
 	[PR_LOST_FOUND]		= { "Make it", 0 },
@@ -116,6 +117,13 @@ bool fsck_problem(struct fsck *f, enum problem p, const char *fmt, ...)
 	}
 	fflush(stdout);
 	return fix && f->img.writable;
+}
+
+/* A fix fsck_problem() agreed to could not be made after all. */
+void fsck_unfixed(struct fsck *f)
+{
+	f->fixed--;
+	f->left++;
 }
 
 /* Something worth saying that is not a problem. */

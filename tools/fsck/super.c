@@ -51,7 +51,7 @@ static int salvage(struct fsck *f, const char *why_p, const char *why_c)
 int fsck_pass0(struct fsck *f)
 {
 	struct pram_image *img = &f->img;
-	const char *why_p, *why_c, *why;
+	const char *why_p, *why_c, *why = NULL;
 	struct pram_geometry g;
 
 	f->g = &img->geo;
@@ -63,8 +63,9 @@ int fsck_pass0(struct fsck *f)
 			pram_img_super_commit(img);
 	} else if (pram_super_check(pram_copy(img), &g, &why) ||
 		   memcmp(pram_copy(img), img->sb, PRAM_SB_SIZE)) {
-		if (fsck_problem(f, PR_SB_COPY, "The superblock copy %s",
-				 why ? why : "differs from the primary"))
+		if (fsck_problem(f, PR_SB_COPY, "The superblock copy %s%s%s",
+				 why ? "is not valid (" : "differs from the primary",
+				 why ?: "", why ? ")" : ""))
 			memcpy(pram_copy(img), img->sb, PRAM_SB_SIZE);
 	}
 	if (le32_to_cpu(img->sb->s_feature_ro_compat) & ~PRAM_FEATURE_RO_COMPAT_SUPP)

@@ -44,4 +44,7 @@ symlink-nul 4 -
 bitmap-clear 1 -
 leaked 1 -
 orphan 4 f5
-errors-flag 1 -"
+errors-flag 1 -
+deleted 1 f5
+orphan-dir 4 b
+sb-copy-stale 1 -"

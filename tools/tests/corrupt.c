@@ -188,29 +188,71 @@ static void c_leaked(void)
 		pram_die("no free block to leak");
 }
 
-/* /a/f5 taken out of /a's list as a cut could leave it: its data stays. */
-static void c_orphan(void)
+/* Take @ino out of directory @dir's list, as a cut could leave it. */
+static void cut(u32 dir, u32 ino)
 {
-	u32 a = ino("/a");
-	u32 f5 = ino("/a/f5");
-	struct pram_inode *pi = pram_img_inode(&img, f5), *d = rec(a);
+	struct pram_inode *pi = rec(ino), *d = rec(dir);
 	u32 prev = le32_to_cpu(pi->i_prev), next = le32_to_cpu(pi->i_next);
 
 	if (prev) {
-		pram_img_inode(&img, prev)->i_next = cpu_to_le32(next);
-		pram_img_resum(&img, prev);
+		rec(prev)->i_next = cpu_to_le32(next);
+		resum(prev);
 	} else {
 		d->i_type.dir.head = cpu_to_le32(next);
 	}
 	if (next) {
-		pram_img_inode(&img, next)->i_prev = cpu_to_le32(prev);
-		pram_img_resum(&img, next);
+		rec(next)->i_prev = cpu_to_le32(prev);
+		resum(next);
 	} else {
 		d->i_type.dir.tail = cpu_to_le32(prev);
 	}
-	resum(a);
+	resum(dir);
 	pi->i_prev = pi->i_next = pi->i_parent = 0;
-	pram_img_resum(&img, f5);
+	resum(ino);
+}
+
+/* /a/f5 out of its list: its data stays. */
+static void c_orphan(void) { cut(ino("/a"), ino("/a/f5")); }
+
+/* /a/f5 unlinked while open: no links, no parent, its blocks still held. */
+static void c_deleted(void)
+{
+	u32 f5 = ino("/a/f5");
+
+	cut(ino("/a"), f5);
+	rec(f5)->i_links_count = 0;
+	resum(f5);
+}
+
+/*
+ * /b out of the root's list, and its only entry /b/h1 numbered below it
+ * (records swapped if need be), so that an inode-order pass meets the
+ * child before the directory.
+ */
+static void c_orphan_dir(void)
+{
+	u32 b = ino("/b"), h1 = ino("/b/h1");
+	struct pram_inode tmp;
+
+	cut(PRAM_ROOT_INO, b);
+	if (h1 < b)
+		return;
+	tmp = *rec(b);
+	*rec(b) = *rec(h1);
+	*rec(h1) = tmp;
+	rec(h1)->i_type.dir.head = rec(h1)->i_type.dir.tail = cpu_to_le32(b);
+	rec(b)->i_parent = cpu_to_le32(h1);
+	resum(b);
+	resum(h1);
+}
+
+/* The superblock copy valid, but older than the primary. */
+static void c_sb_copy_stale(void)
+{
+	struct pram_super_block *ps = (void *)(img.base + PRAM_SB_COPY_OFFSET);
+
+	le64_add_cpu(&ps->s_wtime, -1);
+	ps->s_csum = cpu_to_le32(pram_super_csum(ps));
 }
 
 static void c_errors_flag(void)
@@ -240,7 +282,8 @@ static const struct {
 	{ "dup-block", c_dup_block },	{ "i-blocks", c_i_blocks },
 	{ "symlink-nul", c_symlink_nul }, { "bitmap-clear", c_bitmap_clear },
 	{ "leaked", c_leaked },		{ "orphan", c_orphan },
-	{ "errors-flag", c_errors_flag },
+	{ "errors-flag", c_errors_flag }, { "deleted", c_deleted },
+	{ "orphan-dir", c_orphan_dir },	{ "sb-copy-stale", c_sb_copy_stale },
 };
 
 int main(int argc, char **argv)

@@ -82,6 +82,18 @@ check_dup() {
 	   [ -z "$(comm -12 <(blocks_of "$1" /a/f1 | sort) <(blocks_of "$1" /a/f2 | sort))" ]; then ok
 	else bad "dup-block: f1 must keep its blocks and share none with f2"; fi
 }
+# After orphan-dir: /b in /lost+found with its entry; after deleted: /a/f5
+# freed, not brought back.
+check_moved() {
+	local right
+	case $1 in
+	orphan-dir) diff -r "$tree/b" "$work/x/lost+found/b" >/dev/null ;;
+	deleted) [ ! -e "$work/x/lost+found/f5" ] && [ ! -e "$work/x/a/f5" ] ;;
+	*) return ;;
+	esac
+	right=$?
+	if [ "$right" -eq 0 ]; then ok; else bad "$1: what the repair was to keep or free"; fi
+}
 mkdir -p "$work/repaired"
 while read -r c preen changed; do
 	img=$work/$c.img
@@ -103,6 +115,7 @@ while read -r c preen changed; do
 	if diff -r "${excl[@]}" "$tree" "$work/x" >/dev/null; then ok
 	else bad "$c: a file the case does not touch changed"; fi
 	[ "$c" = dup-block ] && check_dup "$img"
+	check_moved "$c"
 	cp "$img" "$work/repaired/$c.img"
 done <<<"$CASES"
 
