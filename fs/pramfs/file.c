@@ -483,6 +483,10 @@ static ssize_t pram_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	} else {
 		inode_lock(inode);
 	}
+	/* A file opened for writing before errors=remount-ro struck. */
+	ret = -EROFS;
+	if (sb_rdonly(inode->i_sb))
+		goto unlock_inode;
 	ret = generic_write_checks(iocb, from);
 	if (ret <= 0)
 		goto unlock_inode;
@@ -772,6 +776,9 @@ int pram_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
 	struct inode *inode = d_inode(dentry);
 	int err;
 
+	/* ftruncate() through an open file does not check the superblock. */
+	if (sb_rdonly(inode->i_sb))
+		return -EROFS;
 	err = setattr_prepare(idmap, dentry, attr);
 	if (err)
 		return err;
@@ -810,6 +817,8 @@ static long pram_fallocate(struct file *file, int mode, loff_t offset,
 
 	if (mode & ~FALLOC_FL_KEEP_SIZE)
 		return -EOPNOTSUPP;
+	if (sb_rdonly(inode->i_sb))
+		return -EROFS;
 	inode_lock(inode);
 	grow = !(mode & FALLOC_FL_KEEP_SIZE) && offset + len > i_size_read(inode);
 	err = grow ? inode_newsize_ok(inode, offset + len) : 0;

@@ -619,17 +619,28 @@ TEST_F(crafted, errors_remount_ro_stops_at_the_first_error)
 	char line[512], needle[64];
 	uint32_t victim = make_first_error(_metadata, &self->nv);
 	uint16_t state;
+	int fd;
 
 	ASSERT_EQ(0, mount_again(&self->nv, 0, ",errors=remount-ro"));
 	ASSERT_EQ(0, mount_line(MNT, line, sizeof(line)));
 	EXPECT_NE(NULL, strstr(line, ",errors=remount-ro"));
 	EXPECT_FALSE(is_rdonly());
+	/* Opened for writing before the error: its writes stop too. */
+	fd = open(at("open"), O_RDWR | O_CREAT, 0644);
+	ASSERT_LE(0, fd);
 	snprintf(needle, sizeof(needle), "error: inode %u: ", victim);
 	EXPECT_EQ(0, lists("d", "victim"));
 	EXPECT_LT(0, klog_count(needle));
 	EXPECT_TRUE(is_rdonly());
 	EXPECT_EQ(-1, put("d/new", "x"));
 	EXPECT_EQ(EROFS, errno);
+	EXPECT_EQ(-1, write(fd, "x", 1));
+	EXPECT_EQ(EROFS, errno);
+	EXPECT_EQ(-1, ftruncate(fd, 4096));
+	EXPECT_EQ(EROFS, errno);
+	EXPECT_EQ(-1, fallocate(fd, 0, 0, 4096));
+	EXPECT_EQ(EROFS, errno);
+	close(fd);
 	expect_good_entries(_metadata, "d");
 	state = state_after_umount(_metadata, &self->nv);
 	EXPECT_TRUE(state & STATE_ERRORS);
