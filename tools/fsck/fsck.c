@@ -96,6 +96,27 @@ static void pass(struct fsck *f, const char *what, void (*fn)(struct fsck *f))
 	fn(f);
 }
 
+/* -v: what the filesystem holds, by type (as e2fsck -v). */
+static void statistics(struct fsck *f)
+{
+	static const struct { umode_t type; const char *name; } types[] = {
+		{ S_IFREG, "regular files" }, { S_IFDIR, "directories" },
+		{ S_IFLNK, "symbolic links" }, { S_IFCHR, "character devices" },
+		{ S_IFBLK, "block devices" }, { S_IFIFO, "fifos" },
+		{ S_IFSOCK, "sockets" },
+	};
+	u32 n[ARRAY_SIZE(types)] = { }, ino, i, end = PRAM_ROOT_INO + f->g->inodes_count;
+	umode_t mode;
+
+	for (ino = PRAM_ROOT_INO; ino < end; ino++) {
+		mode = le16_to_cpu(pram_img_inode(&f->img, ino)->i_mode) & S_IFMT;
+		for (i = 0; i < ARRAY_SIZE(types); i++)
+			n[i] += mode == types[i].type;
+	}
+	for (i = 0; i < ARRAY_SIZE(types); i++)
+		fsck_note(f, "%10u %s", n[i], types[i].name);
+}
+
 static void summary(struct fsck *f, double t0)
 {
 	const struct pram_super_block *ps = f->img.sb;
@@ -103,6 +124,7 @@ static void summary(struct fsck *f, double t0)
 
 	if (f->changed && f->img.writable)
 		printf("\n%s: ***** FILE SYSTEM WAS MODIFIED *****\n", f->img.name);
+	statistics(f);
 	printf("%s: %u/%u files (%u directories), %u/%u blocks, %.3f s\n",
 	       f->img.name, g->inodes_count - le32_to_cpu(ps->s_free_inodes_count),
 	       g->inodes_count, f->dirs,

@@ -163,6 +163,10 @@ static int add_entry(struct tree_walk *w, u32 dir, const char *name)
 		return fail(w, "%s", strerror(errno));
 	if (check_entry(w, name, &st))
 		return -1;
+	if (S_ISDIR(st.st_mode) &&
+	    le16_to_cpu(pram_img_inode(img, dir)->i_links_count) >= PRAM_LINK_MAX)
+		return fail(w, "too many links: a directory holds at most %u subdirectories",
+			    PRAM_LINK_MAX - 2);
 	if (pram_build_inode(w->b, &ino))
 		return fail(w, "no free inode left");
 	if (fill_inode(w, ino, &st) ||

@@ -56,6 +56,9 @@ tree=$work/tree
 make_case_tree "$tree"
 expect 0 "mkfs -d" "$MKFS" -q -b 1024 -d "$tree" "$work/base.img" 2M
 expect 0 "fsck -fn of what mkfs -d made" "$FSCK" -fn "$work/base.img"
+if "$FSCK" -fnv "$work/base.img" | grep -qE '^ +8 regular files$' &&
+   "$FSCK" -fnv "$work/base.img" | grep -qE '^ +1 symbolic links$'; then ok
+else bad "fsck -v: what the tree holds, by type"; fi
 
 # Each is refused naming the path, and leaves no valid filesystem.
 no_fs() { ! "$DUMP" -i 2 "$1" >/dev/null 2>&1; }
@@ -70,6 +73,13 @@ cant_store "a 49-byte name" "touch $(printf 'n%.0s' $(seq 49))"
 cant_store "a hard link" "touch f && ln f g"
 cant_store "a symlink target of a block" "ln -s $(printf 'x%.0s' $(seq 1024)) l"
 cant_store "a file past the largest" "truncate -s 9M big" 512
+# The kernel's link limit: 65533 subdirectories fit, one more does not.
+rm -rf "$work/many" && mkdir -p "$work/many/d" && (cd "$work/many/d" && seq 65533 | xargs mkdir)
+expect 0 "mkfs -d: 65533 subdirectories" "$MKFS" -q -b 512 -N 70000 -d "$work/many" "$work/many.img" 16M
+mkdir "$work/many/d/one-more"
+says "many/d/one-more: too many links" "mkfs -d: 65534 subdirectories" \
+	"$MKFS" -q -b 512 -N 70000 -d "$work/many" "$work/many.img" 16M
+rm -rf "$work/many" "$work/many.img"
 
 # ---- the corruption table (cases.sh) ----
 [ "$(echo "$CASES" | wc -l)" -eq "$("$CORRUPT" --list | wc -l)" ] || bad "the table and pramfs-corrupt --list differ"
