@@ -92,11 +92,12 @@ check_dup() {
 	   [ -z "$(comm -12 <(blocks_of "$1" /a/f1 | sort) <(blocks_of "$1" /a/f2 | sort))" ]; then ok
 	else bad "dup-block: f1 must keep its blocks and share none with f2"; fi
 }
-# After orphan-dir: /b in /lost+found with its entry; after deleted: /a/f5
-# freed, not brought back.
+# After orphan: /a/f5 in /lost+found with its bytes; after orphan-dir: /b
+# there with its entry; after deleted: /a/f5 freed, not brought back.
 check_moved() {
 	local right
 	case $1 in
+	orphan) cmp -s "$tree/a/f5" "$work/x/lost+found/f5" ;;
 	orphan-dir) diff -r "$tree/b" "$work/x/lost+found/b" >/dev/null ;;
 	deleted) [ ! -e "$work/x/lost+found/f5" ] && [ ! -e "$work/x/a/f5" ] ;;
 	*) return ;;
