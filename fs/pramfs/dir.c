@@ -98,6 +98,7 @@ struct pram_build {
 	struct inode		*dir;
 	struct pram_dir_index	*idx;
 	unsigned int		free;	/* free inodes met in the list */
+	unsigned int		adopted; /* found by their parent, past breaks */
 };
 
 /*
@@ -146,6 +147,51 @@ static void pram_dir_relink(struct inode *dir, struct pram_dir_index *idx)
 	pram_set_prev(dir, idx, 0, prev);
 }
 
+/* Does a link of @pi name an entry already found? */
+static bool pram_next_to_member(struct pram_dir_index *idx,
+				const struct pram_inode *pi)
+{
+	u32 prev = le32_to_cpu(READ_ONCE(pi->i_prev));
+	u32 next = le32_to_cpu(READ_ONCE(pi->i_next));
+
+	return (prev && pram_index_has(idx, prev)) ||
+	       (next && pram_index_has(idx, next));
+}
+
+/*
+ * After a break, the entries the two walks could not reach (between a bad
+ * forward link and a bad back link, or one whose linking a cut stopped):
+ * each names the directory as its parent and lies next to an entry found,
+ * so a pass over the inode table each way finds a run of them from either
+ * end. One that names the directory but lies next to none of its entries
+ * (another directory's entry with a bad parent field) is not taken.
+ */
+static int pram_index_adopt(struct pram_build *b)
+{
+	struct super_block *sb = b->dir->i_sb;
+	u32 n = PRAM_SB(sb)->geo.inodes_count, i, ino;
+	const struct pram_inode *pi;
+	int pass, err;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < n; i++) {
+			ino = PRAM_ROOT_INO + (pass ? n - 1 - i : i);
+			pi = pram_get_inode(sb, ino);
+			if (ino == b->dir->i_ino || !READ_ONCE(pi->i_mode) ||
+			    le32_to_cpu(READ_ONCE(pi->i_parent)) != b->dir->i_ino ||
+			    pram_index_has(b->idx, ino) ||
+			    !pram_next_to_member(b->idx, pi))
+				continue;
+			err = pram_build_entry(b, ino, pi);
+			if (err)
+				return err;
+			b->adopted++;
+			cond_resched();
+		}
+	}
+	return 0;
+}
+
 static const char *pram_list_trouble(const struct pram_dir_scan *scan)
 {
 	if (scan->broken)
@@ -156,12 +202,13 @@ static const char *pram_list_trouble(const struct pram_dir_scan *scan)
 }
 
 static void pram_dir_repair(struct inode *dir, struct pram_dir_index *idx,
-			    const struct pram_dir_scan *scan, unsigned int free)
+			    const struct pram_dir_scan *scan,
+			    const struct pram_build *b)
 {
 	struct super_block *sb = dir->i_sb;
 
-	pram_error(sb, dir->i_ino, "entry list: %s (%u entries found from the tail, %u free inodes in the list)",
-		   pram_list_trouble(scan), scan->recovered, free);
+	pram_error(sb, dir->i_ino, "entry list: %s (%u entries found from the tail, %u by their parent, %u free inodes in the list)",
+		   pram_list_trouble(scan), scan->recovered, b->adopted, b->free);
 	if (sb_rdonly(sb))
 		return;
 	pram_dir_relink(dir, idx);
@@ -181,12 +228,14 @@ static struct pram_dir_index *pram_index_build(struct inode *dir)
 		return ERR_PTR(-ENOMEM);
 	err = pram_dir_scan(&sbi->geo, sbi->virt_addr, dir->i_ino,
 			    pram_build_entry, &b, &scan);
+	if (!err && !scan.consistent)
+		err = pram_index_adopt(&b);
 	if (err) {
 		pram_index_destroy(b.idx);
 		return ERR_PTR(err);
 	}
 	if (!scan.consistent || b.free)
-		pram_dir_repair(dir, b.idx, &scan, b.free);
+		pram_dir_repair(dir, b.idx, &scan, &b);
 	return b.idx;
 }
 

@@ -344,6 +344,13 @@ static void l_cleared(uint8_t *img, uint32_t dir, const uint32_t *e)
 	inode_set(img, e[0], I_PREV, 4, 0);
 }
 
+/* Two breaks: e4 to e6 lie between them, reachable by neither walk. */
+static void l_two_breaks(uint8_t *img, uint32_t dir, const uint32_t *e)
+{
+	inode_set(img, e[3], I_NEXT, 4, 0);
+	inode_set(img, e[7], I_PREV, 4, 0);
+}
+
 static const struct broken_list broken_lists[] = {
 	{ "a wrong back link", l_back },
 	{ "a wrong tail", l_tail },
@@ -351,6 +358,7 @@ static const struct broken_list broken_lists[] = {
 	{ "a forward chain ending early", l_early_end },
 	{ "a forward link back to an earlier entry", l_backwards },
 	{ "an entry with its links cleared", l_cleared },
+	{ "a bad forward and a bad back link", l_two_breaks },
 };
 
 static void broken_list_case(struct __test_metadata *_metadata,
