@@ -138,6 +138,40 @@ static bool connect(struct fsck *f, u32 ino)
 }
 
 /*
+ * Put @ino back into the directory it names as its parent, under its own
+ * name, when that directory is reached and the name is free there (an
+ * entry between two breaks of a list, or one whose linking a cut
+ * stopped): what the kernel does with it too.
+ */
+static bool go_home(struct fsck *f, u32 ino)
+{
+	struct pram_inode *pi = pram_img_inode(&f->img, ino);
+	u32 dir = le32_to_cpu(pi->i_parent), len = pram_name_len(pi);
+	char name[PRAM_NAME_LEN];
+	const char *why;
+
+	if (!pram_ino_valid(f->g, dir) ||
+	    (*fsck_state(f, dir) & (IN_DIR | IN_REACHED)) != (IN_DIR | IN_REACHED) ||
+	    pram_name_check(pi, &why) || find_name(f, dir, pi->i_name, len))
+		return false;
+	if (!fsck_problem(f, PR_ORPHAN_HOME, "Inode %u (\"%.*s\") is in no list, but names directory %u",
+			  ino, (int)len, pi->i_name, dir))
+		return true;
+	/* pram_build_link() writes the name into the record: a copy. */
+	memcpy(name, pi->i_name, len);
+	if (pram_build_link(&f->b, dir, ino, name, len)) {
+		fsck_unfixed(f);
+		return true;
+	}
+	if (*fsck_state(f, ino) & IN_DIR) {
+		le16_add_cpu(&pram_img_inode(&f->img, dir)->i_links_count, 1);
+		pram_img_resum(&f->img, dir);
+	}
+	reach(f, ino);
+	return true;
+}
+
+/*
  * Deleted: no links and no parent, as unlink and rmdir leave an inode
  * that was still open (or being evicted) when the power went. Its
  * eviction is finished: it is freed, not brought back.
@@ -164,6 +198,8 @@ static void orphan(struct fsck *f, u32 ino)
 		if (fsck_problem(f, PR_DELETED, "Inode %u was deleted (no links, in no directory)",
 				 ino))
 			fsck_clear_inode(f, ino);
+	} else if (go_home(f, ino)) {
+		return;
 	} else if (holds_nothing(pi, st)) {
 		if (fsck_problem(f, PR_ORPHAN_EMPTY, "Inode %u is in no directory and holds nothing",
 				 ino)) {

@@ -44,6 +44,7 @@ enum problem {
 	PR_NAME_BAD,
 	PR_NAME_DUP,
 	PR_DELETED,		/* unlinked while open: no links, no parent */
+	PR_ORPHAN_HOME,		/* in no list, its parent reached: relist */
 	PR_ORPHAN_EMPTY,	/* in no directory, holding nothing */
 	PR_ORPHAN,		/* in no directory, holding data */
 	PR_LOST_FOUND,		/* lost+found is missing: make it */

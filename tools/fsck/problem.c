@@ -35,6 +35,7 @@ static const struct {
 	[PR_NAME_BAD]		= { "Rename it", 0 },
 	[PR_NAME_DUP]		= { "Rename it", 0 },
 	[PR_DELETED]		= { "Free it", PREEN },
+	[PR_ORPHAN_HOME]	= { "Put it back", PREEN },
 	[PR_ORPHAN_EMPTY]	= { "Clear it", PREEN },
 	[PR_ORPHAN]		= { "Connect it to /lost+found", 0 },
 	[PR_LOST_FOUND]		= { "Make it", 0 },

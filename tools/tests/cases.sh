@@ -47,4 +47,5 @@ orphan 4 f5
 errors-flag 1 -
 deleted 1 f5
 orphan-dir 4 b
-sb-copy-stale 1 -"
+sb-copy-stale 1 -
+two-breaks 1 -"

@@ -246,6 +246,20 @@ static void c_orphan_dir(void)
 	resum(h1);
 }
 
+/* /a's list broken twice: its third entry lies between the breaks. */
+static void c_two_breaks(void)
+{
+	u32 e[4], i;
+
+	e[0] = le32_to_cpu(rec(ino("/a"))->i_type.dir.head);
+	for (i = 1; i < 4; i++)
+		e[i] = le32_to_cpu(rec(e[i - 1])->i_next);
+	rec(e[1])->i_next = 0;
+	resum(e[1]);
+	rec(e[3])->i_prev = 0;
+	resum(e[3]);
+}
+
 /* The superblock copy valid, but older than the primary. */
 static void c_sb_copy_stale(void)
 {
@@ -284,6 +298,7 @@ static const struct {
 	{ "leaked", c_leaked },		{ "orphan", c_orphan },
 	{ "errors-flag", c_errors_flag }, { "deleted", c_deleted },
 	{ "orphan-dir", c_orphan_dir },	{ "sb-copy-stale", c_sb_copy_stale },
+	{ "two-breaks", c_two_breaks },
 };
 
 int main(int argc, char **argv)
