@@ -32,13 +32,13 @@ struct extract {
 __printf(2, 3)
 static void skip(struct extract *x, const char *fmt, ...)
 {
+	char what[PATH_MAX + 16];
 	va_list ap;
 
-	fprintf(stderr, "%s: %s: skipped: ", pram_prog, x->host);
+	snprintf(what, sizeof(what), "%s: skipped", x->host);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	pram_vwarn(what, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	x->skipped++;
 }
 

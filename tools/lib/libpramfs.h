@@ -9,6 +9,7 @@
 #ifndef _LIBPRAMFS_H
 #define _LIBPRAMFS_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include "format.h"
 
@@ -87,6 +88,7 @@ u32 pram_img_resolve(struct pram_image *img, const char *what);
 
 /* util.c */
 extern const char *pram_prog;
+void pram_vwarn(const char *what, const char *fmt, va_list ap);
 __printf(1, 2) void pram_die(const char *fmt, ...);
 __printf(1, 2) void pram_warnx(const char *fmt, ...);
 int pram_parse_size(const char *s, u64 *val);

@@ -11,15 +11,23 @@
 
 const char *pram_prog = "pramfs";
 
+/* "prog: [what: ]message" on stderr: every tool's messages. */
+void pram_vwarn(const char *what, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", pram_prog);
+	if (what)
+		fprintf(stderr, "%s: ", what);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void pram_warnx(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", pram_prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	pram_vwarn(NULL, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /* Report and exit with 8, e2fsprogs' "operational error". */
@@ -27,11 +35,9 @@ void pram_die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", pram_prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	pram_vwarn(NULL, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(8);
 }
 

@@ -28,11 +28,9 @@ static int fail(const struct tree_walk *w, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: %s: ", pram_prog, w->path);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	pram_vwarn(w->path, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return -1;
 }
 
