@@ -276,6 +276,19 @@ void pram_dir_forget(struct inode *dir)
 
 	WRITE_ONCE(PRAM_I(dir)->i_index, NULL);
 	pram_index_destroy(idx);
+	PRAM_I(dir)->i_index_gen++;
+}
+
+/*
+ * pram_dir_gen() - what changes when @a's or @b's index is dropped
+ *
+ * A list position found before a rebuild (which may rewrite the list)
+ * is stale after it: an operation that finds several positions finds
+ * them all again if this changed meanwhile. Under both i_rwsems.
+ */
+unsigned int pram_dir_gen(struct inode *a, struct inode *b)
+{
+	return PRAM_I(a)->i_index_gen + PRAM_I(b)->i_index_gen;
 }
 
 /* ---- lookup and readdir ---- */

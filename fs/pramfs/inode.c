@@ -315,6 +315,7 @@ struct inode *pram_alloc_inode(struct super_block *sb)
 	if (!pii)
 		return NULL;
 	pii->i_index = NULL;
+	pii->i_index_gen = 0;
 	return &pii->vfs_inode;
 }
 

@@ -298,12 +298,60 @@ static void pram_move_entry(struct inode *from, struct inode *inode,
 	pram_move_dir_link(inode, from, to);
 }
 
+/* What a rename finds before it writes. */
+struct pram_rename_plan {
+	struct inode		*old_dir, *new_dir;
+	struct inode		*a, *b;		/* the source; target or partner */
+	struct pram_move	ma, mb;		/* moves of a (and of b) */
+	struct pram_list_pos	b_pos;		/* where the target is */
+};
+
+/*
+ * Run @find, which finds several list positions. Each find may build a
+ * list's index again, which may rewrite the list: positions found before
+ * are then stale, and all are found again (a list that does not stay
+ * repaired is -EUCLEAN).
+ */
+static int pram_find_stable(struct pram_rename_plan *p,
+			    int (*find)(struct pram_rename_plan *p))
+{
+	unsigned int gen;
+	int err, tries = 0;
+
+	do {
+		gen = pram_dir_gen(p->old_dir, p->new_dir);
+		err = find(p);
+	} while (!err && gen != pram_dir_gen(p->old_dir, p->new_dir) &&
+		 !tries++);
+	if (!err && gen != pram_dir_gen(p->old_dir, p->new_dir))
+		err = -EUCLEAN;
+	return err;
+}
+
+static int pram_exchange_find(struct pram_rename_plan *p)
+{
+	return pram_move_find(p->old_dir, p->a, p->new_dir, &p->ma) ?:
+	       pram_move_find(p->new_dir, p->b, p->old_dir, &p->mb);
+}
+
+static int pram_rename_find(struct pram_rename_plan *p)
+{
+	int err = 0;
+
+	if (p->b)
+		err = pram_dir_find_entry(p->new_dir, p->b->i_ino, &p->b_pos);
+	if (!err && p->old_dir != p->new_dir)
+		err = pram_move_find(p->old_dir, p->a, p->new_dir, &p->ma);
+	return err;
+}
+
 static int pram_exchange(struct inode *old_dir, struct dentry *old_dentry,
 			 struct inode *new_dir, struct dentry *new_dentry)
 {
 	struct inode *a = d_inode(old_dentry), *b = d_inode(new_dentry);
 	struct qstr a_name = old_dentry->d_name, b_name = new_dentry->d_name;
-	struct pram_move ma, mb;
+	struct pram_rename_plan p = { old_dir, new_dir, a, b };
+	struct pram_move *ma = &p.ma, *mb = &p.mb;
 	int err;
 
 	if (old_dir == new_dir) {
@@ -312,18 +360,16 @@ static int pram_exchange(struct inode *old_dir, struct dentry *old_dentry,
 		pram_dir_rename(old_dir, b->i_ino, &a_name);
 		goto done;
 	}
-	err = pram_move_find(old_dir, a, new_dir, &ma);
-	if (!err)
-		err = pram_move_find(new_dir, b, old_dir, &mb);
+	err = pram_find_stable(&p, pram_exchange_find);
 	if (err)
 		return err;
 	/* Each one's new place was found with the other still there. */
-	pram_dir_pos_skip(&ma.to, b->i_ino, &mb.from);
-	pram_dir_pos_skip(&mb.to, a->i_ino, &ma.from);
-	pram_dir_unlink(old_dir, a->i_ino, &ma.from);
-	pram_dir_unlink(new_dir, b->i_ino, &mb.from);
-	pram_dir_link(new_dir, a->i_ino, &b_name, &ma.to);
-	pram_dir_link(old_dir, b->i_ino, &a_name, &mb.to);
+	pram_dir_pos_skip(&ma->to, b->i_ino, &mb->from);
+	pram_dir_pos_skip(&mb->to, a->i_ino, &ma->from);
+	pram_dir_unlink(old_dir, a->i_ino, &ma->from);
+	pram_dir_unlink(new_dir, b->i_ino, &mb->from);
+	pram_dir_link(new_dir, a->i_ino, &b_name, &ma->to);
+	pram_dir_link(old_dir, b->i_ino, &a_name, &mb->to);
 	pram_move_dir_link(a, old_dir, new_dir);
 	pram_move_dir_link(b, new_dir, old_dir);
 done:
@@ -339,35 +385,29 @@ static int pram_rename(struct mnt_idmap *idmap, struct inode *old_dir,
 {
 	struct inode *inode = d_inode(old_dentry);
 	struct inode *target = d_inode(new_dentry);
-	struct pram_list_pos target_pos;
-	struct pram_move mv;
-	int err = 0;
+	struct pram_rename_plan p = { old_dir, new_dir, inode, target };
+	int err;
 
 	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE))
 		return -EINVAL;
 	if (flags & RENAME_EXCHANGE)
 		return pram_exchange(old_dir, old_dentry, new_dir, new_dentry);
-	if (target) {
-		err = pram_check_removable(target);
-		if (!err)
-			err = pram_dir_find_entry(new_dir, target->i_ino,
-						  &target_pos);
-	}
-	if (!err && old_dir != new_dir)
-		err = pram_move_find(old_dir, inode, new_dir, &mv);
+	err = target ? pram_check_removable(target) : 0;
+	if (!err)
+		err = pram_find_stable(&p, pram_rename_find);
 	if (err)
 		return err;
 	if (target) {
 		if (old_dir != new_dir)
-			pram_dir_pos_skip(&mv.to, target->i_ino, &target_pos);
-		pram_dir_unlink(new_dir, target->i_ino, &target_pos);
+			pram_dir_pos_skip(&p.ma.to, target->i_ino, &p.b_pos);
+		pram_dir_unlink(new_dir, target->i_ino, &p.b_pos);
 		pram_entry_dropped(new_dir, target);
 	}
 	if (old_dir == new_dir)
 		pram_dir_rename(old_dir, inode->i_ino, &new_dentry->d_name);
 	else
 		pram_move_entry(old_dir, inode, new_dir, &new_dentry->d_name,
-				&mv);
+				&p.ma);
 	pram_renamed(inode, old_dir, new_dir);
 	return 0;
 }

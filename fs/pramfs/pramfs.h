@@ -101,6 +101,7 @@ struct pram_dir_index;
 struct pram_inode_info {
 	struct pram_dir_index	*i_index;	/* a directory's name index */
 	struct mutex		i_index_lock;	/* building i_index */
+	unsigned int		i_index_gen;	/* i_index dropped: positions stale */
 	struct inode		vfs_inode;
 };
 
@@ -188,6 +189,7 @@ struct pram_list_pos {
 
 extern const struct file_operations pram_dir_operations;
 void pram_dir_forget(struct inode *dir);
+unsigned int pram_dir_gen(struct inode *a, struct inode *b);
 struct dentry *pram_lookup(struct inode *dir, struct dentry *dentry,
 			   unsigned int flags);
 int pram_dir_find_gap(struct inode *dir, u32 ino, struct pram_list_pos *pos);

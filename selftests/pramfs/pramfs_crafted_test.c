@@ -422,6 +422,49 @@ TEST_F_TIMEOUT(crafted, broken_lists_repaired_rw_readable_ro, 300)
 	}
 }
 
+/*
+ * A rename finds the target's place, then the source's new place; if the
+ * second find meets a list that does not match its index, the index is
+ * built again and the list rewritten, and the target's place found first
+ * is stale: all are found again. Here, behind the kernel's back, the
+ * target's neighbour is freed and the tail made wrong.
+ */
+TEST_F(crafted, rename_finds_again_after_a_rebuild)
+{
+	uint32_t dst, x1;
+	char buf[8] = { };
+	uint8_t *img;
+	int fd, n;
+
+	ASSERT_EQ(0, mkdir(at("src"), 0755));
+	ASSERT_EQ(0, mkdir(at("dst"), 0755));
+	ASSERT_EQ(0, put("dst/x1", "x1"));
+	ASSERT_EQ(0, put("dst/target", "old"));
+	ASSERT_EQ(0, put("dst/x3", "x3"));
+	ASSERT_EQ(0, put("src/file", "new"));
+	dst = ino_of("dst");
+	x1 = ino_of("dst/x1");
+	img = nvram_map(&self->nv);
+	ASSERT_NE(NULL, img);
+	inode_set(img, x1, I_MODE, 2, 0);
+	inode_set(img, dst, I_TAIL, 4, x1);
+	munmap(img, self->nv.size);
+
+	ASSERT_EQ(0, rename(at("src/file"), at("dst/target")));
+	fd = open(at("dst/target"), O_RDONLY);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(3, read(fd, buf, sizeof(buf) - 1));
+	close(fd);
+	EXPECT_STREQ("new", buf);
+	img = unmount_and_map(_metadata, &self->nv);
+	EXPECT_EQ(0, list_consistent(img, dst, &n));
+	EXPECT_EQ(2, n);
+	munmap(img, self->nv.size);
+	ASSERT_EQ(0, mount_again(&self->nv, 0, ""));
+	EXPECT_EQ(4, count_entries(at("dst")));
+	EXPECT_TRUE(exists("dst/x3"));
+}
+
 /* ---- link counts read from NVRAM never free what is linked ---- */
 
 TEST_F(crafted, zero_link_counts_free_nothing)
