@@ -6,7 +6,7 @@
 #include <kunit/test.h>
 #include <linux/bitops.h>
 #include <linux/stat.h>
-#include "pramfs.h"
+#include "format.h"
 
 #define MiB	(1024 * 1024ULL)
 

@@ -7,7 +7,7 @@
  * searches over a small block map built in memory.
  */
 #include <kunit/test.h>
-#include "pramfs.h"
+#include "format.h"
 
 /* ---- pramfs_blockmap: per block size ---- */
 

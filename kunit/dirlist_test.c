@@ -6,7 +6,7 @@
  */
 #include <kunit/test.h>
 #include <linux/stat.h>
-#include "pramfs.h"
+#include "format.h"
 
 /*
  * A 64 KiB image at 512 bytes a block with 64 inodes. Directory 3 holds

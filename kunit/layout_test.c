@@ -6,7 +6,7 @@
  */
 #include <kunit/test.h>
 #include <linux/stat.h>
-#include "pramfs.h"
+#include "format.h"
 
 #define KiB	1024ULL
 #define MiB	(1024 * KiB)
