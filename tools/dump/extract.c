@@ -63,7 +63,7 @@ static void set_attrs(struct extract *x, const struct pram_inode *pi)
 	utimensat(x->dfd, x->name, times, AT_SYMLINK_NOFOLLOW);
 }
 
-static void extract_file(struct extract *x, u32 ino, const struct pram_inode *pi)
+static bool extract_file(struct extract *x, u32 ino, const struct pram_inode *pi)
 {
 	const struct pram_geometry *g = &x->img->geo;
 	u64 size = le64_to_cpu(pi->i_size), f, n;
@@ -72,8 +72,10 @@ static void extract_file(struct extract *x, u32 ino, const struct pram_inode *pi
 			O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
 	long block;
 
-	if (fd < 0)
-		return skip(x, "%s", strerror(errno));
+	if (fd < 0) {
+		skip(x, "%s", strerror(errno));
+		return false;
+	}
 	for (f = 0; f < pram_blocks_for_size(g->blocksize_bits, size); f++) {
 		block = pram_map_lookup(g, x->img->base, row, f);
 		n = min_t(u64, bs, size - f * bs);
@@ -87,22 +89,29 @@ static void extract_file(struct extract *x, u32 ino, const struct pram_inode *pi
 	if (ftruncate(fd, size))
 		skip(x, "%s", strerror(errno));
 	close(fd);
+	return true;
 }
 
-static void extract_symlink(struct extract *x, const struct pram_inode *pi)
+static bool extract_symlink(struct extract *x, const struct pram_inode *pi)
 {
 	u32 block = le32_to_cpu(pi->i_type.reg.row_block);
 	u64 size = le64_to_cpu(pi->i_size);
 	char target[PRAM_MAX_BLOCK_SIZE + 1];
 
-	if (!pram_block_valid(&x->img->geo, block) || size >= x->img->geo.blocksize)
-		return skip(x, "bad symlink block or length");
+	if (!pram_block_valid(&x->img->geo, block) || size >= x->img->geo.blocksize) {
+		skip(x, "bad symlink block or length");
+		return false;
+	}
 	memcpy(target, pram_img_block(x->img, block), size);
 	target[size] = 0;
-	if (strlen(target) != size)
-		return skip(x, "symlink target with a NUL inside");
-	if (symlinkat(target, x->dfd, x->name))
-		skip(x, "%s", strerror(errno));
+	if (strlen(target) != size) {
+		skip(x, "symlink target with a NUL inside");
+		return false;
+	}
+	if (!symlinkat(target, x->dfd, x->name))
+		return true;
+	skip(x, "%s", strerror(errno));
+	return false;
 }
 
 /* A device number as the kernel's new_decode_dev() reads it. */
@@ -111,14 +120,16 @@ static dev_t decode_dev(u32 dev)
 	return makedev((dev & 0xfff00) >> 8, (dev & 0xff) | ((dev >> 12) & 0xfff00));
 }
 
-static void extract_node(struct extract *x, const struct pram_inode *pi)
+static bool extract_node(struct extract *x, const struct pram_inode *pi)
 {
 	umode_t mode = le16_to_cpu(pi->i_mode);
 	dev_t dev = S_ISCHR(mode) || S_ISBLK(mode) ?
 		    decode_dev(le32_to_cpu(pi->i_type.dev.rdev)) : 0;
 
-	if (mknodat(x->dfd, x->name, mode, dev))
-		skip(x, "%s", strerror(errno));
+	if (!mknodat(x->dfd, x->name, mode, dev))
+		return true;
+	skip(x, "%s", strerror(errno));
+	return false;
 }
 
 static void extract_inode(struct extract *x, u32 ino);
@@ -169,6 +180,7 @@ static void extract_inode(struct extract *x, u32 ino)
 	const struct pram_inode *pi = pram_img_inode(x->img, ino);
 	umode_t mode = le16_to_cpu(pi->i_mode);
 	const char *why = NULL;
+	bool made;
 
 	if (pram_inode_check(pi, ino, &x->img->geo, &why))
 		fprintf(stderr, "%s: %s: inode %u fails its checks (%s): copied as it can be\n",
@@ -179,14 +191,16 @@ static void extract_inode(struct extract *x, u32 ino)
 	    pram_max_file_size(x->img->geo.blocksize_bits))
 		return skip(x, "inode %u: size out of range", ino);
 	if (S_ISREG(mode))
-		extract_file(x, ino, pi);
+		made = extract_file(x, ino, pi);
 	else if (S_ISLNK(mode))
-		extract_symlink(x, pi);
+		made = extract_symlink(x, pi);
 	else if (S_ISCHR(mode) || S_ISBLK(mode) || S_ISFIFO(mode) || S_ISSOCK(mode))
-		extract_node(x, pi);
+		made = extract_node(x, pi);
 	else
 		return skip(x, "inode %u: unknown type %o", ino, mode);
-	set_attrs(x, pi);
+	/* Only what was made here: never an entry that was there before. */
+	if (made)
+		set_attrs(x, pi);
 }
 
 /**

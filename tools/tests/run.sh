@@ -149,10 +149,11 @@ if diff -r "$tree" "$work/x1" >/dev/null; then ok; else bad "extract: the tree d
 # What is already in DIR is never written through nor over: a symlink
 # where a file or a directory goes is left alone, and said so.
 rm -rf "$work/x3" "$work/outside" && mkdir -p "$work/x3" "$work/outside"
-echo keep >"$work/outside/victim"
+echo keep >"$work/outside/victim" && chmod 0600 "$work/outside/victim"
 ln -s "$work/outside/victim" "$work/x3/sparse" && ln -s "$work/outside" "$work/x3/a"
 expect 1 "extract over symlinks: skipped" "$DUMP" --extract / "$work/x3" "$work/base.img"
 if [ "$(cat "$work/outside/victim")" = keep ] && [ ! -e "$work/outside/f1" ] &&
+   [ "$(stat -c %a "$work/outside/victim")" = 600 ] &&
    grep -q "x3/sparse: skipped: File exists" "$work/out" &&
    diff -r "$tree/b" "$work/x3/b" >/dev/null; then ok
 else bad "extract wrote through a symlink in DIR"; fi
