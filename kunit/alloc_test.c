@@ -17,7 +17,7 @@ static void *make_bitmap(struct kunit *test, struct pram_geometry *g,
 	const char *why;
 	void *bitmap;
 
-	KUNIT_ASSERT_EQ(test, pram_geometry_compute(g, size, bs, 0, 0, &why), 0);
+	KUNIT_ASSERT_EQ(test, pram_geometry_compute(g, size, bs, 0, 0, false, &why), 0);
 	bitmap = kunit_kzalloc(test, (size_t)g->bitmap_blocks * bs, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, bitmap);
 	pram_bitmap_format(bitmap, g);
@@ -284,7 +284,7 @@ static void itable_test(struct kunit *test)
 	const char *why;
 	u32 ino, got = 0;
 
-	KUNIT_ASSERT_EQ(test, pram_geometry_compute(&g, MiB, 4096, 0, 100, &why), 0);
+	KUNIT_ASSERT_EQ(test, pram_geometry_compute(&g, MiB, 4096, 0, 100, false, &why), 0);
 	KUNIT_ASSERT_EQ(test, g.inodes_count, 126);
 	itable = kunit_kcalloc(test, g.inodes_count, sizeof(*itable), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, itable);
@@ -338,7 +338,7 @@ static void hint_test(struct kunit *test)
 	struct pram_geometry g;
 	const char *why;
 
-	KUNIT_ASSERT_EQ(test, pram_geometry_compute(&g, MiB, 4096, 0, 100, &why), 0);
+	KUNIT_ASSERT_EQ(test, pram_geometry_compute(&g, MiB, 4096, 0, 100, false, &why), 0);
 	KUNIT_ASSERT_EQ(test, g.data_start, 5);
 	KUNIT_EXPECT_EQ(test, c->block ? pram_block_hint(&g, c->hint) :
 			pram_ino_hint(&g, c->hint), c->want);

@@ -37,7 +37,7 @@ static void *list_image(struct kunit *test, struct pram_geometry *g)
 	void *image;
 	u32 i, ino, n = ARRAY_SIZE(list_inos);
 
-	KUNIT_ASSERT_EQ(test, pram_geometry_compute(g, 64 * 1024, 512, 0, 64,
+	KUNIT_ASSERT_EQ(test, pram_geometry_compute(g, 64 * 1024, 512, 0, 64, false,
 						    &why), 0);
 	image = kunit_kzalloc(test, g->size, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, image);

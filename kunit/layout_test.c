@@ -22,6 +22,7 @@ struct geometry_case {
 	u64 n;
 	int err;
 	u32 inodes, blocks, bitmap_start, bitmap_blocks, data_start;
+	bool journal;		/* with the undo journal, after the bitmap */
 };
 
 static const struct geometry_case geometry_cases[] = {
@@ -50,6 +51,13 @@ static const struct geometry_case geometry_cases[] = {
 	{ "block size 256", MiB, 256, 0, 0, -EINVAL },
 	{ "block size 8192", MiB, 8192, 0, 0, -EINVAL },
 	{ "2^33 blocks of 512", 4 * TiB, 512, 0, 0, -EINVAL },
+	{ "1M bs=512, journal", MiB, 512, 0, 0, 0, 410, 2048, 103, 1, 136, true },
+	{ "1M bs=4096, journal", MiB, 4096, 0, 0, 0, 414, 256, 13, 1, 18, true },
+	{ "64M defaults, journal", 64 * MiB, 0, 0, 0, 0,
+	  26222, 32768, 1639, 2, 1649, true },
+	{ "minimum size with a journal, bs=4096", 7 * 4096, 4096, 0, 0, 0,
+	  30, 7, 1, 1, 6, true },
+	{ "no room for the journal", 6 * 4096, 4096, 0, 0, -EINVAL, .journal = true },
 };
 
 static void geometry_desc(const struct geometry_case *c, char *desc)
@@ -65,7 +73,8 @@ static void geometry_test(struct kunit *test)
 	const char *why = NULL;
 	int err;
 
-	err = pram_geometry_compute(&g, c->size, c->bs, c->bpi, c->n, &why);
+	err = pram_geometry_compute(&g, c->size, c->bs, c->bpi, c->n,
+				    c->journal, &why);
 	KUNIT_ASSERT_EQ(test, err, c->err);
 	if (err) {
 		KUNIT_EXPECT_NOT_NULL(test, why);
@@ -76,6 +85,11 @@ static void geometry_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, g.bitmap_start, c->bitmap_start);
 	KUNIT_EXPECT_EQ(test, g.bitmap_blocks, c->bitmap_blocks);
 	KUNIT_EXPECT_EQ(test, g.data_start, c->data_start);
+	/* The journal, when there is one, is between bitmap and data. */
+	KUNIT_EXPECT_EQ(test, g.journal_start,
+			c->journal ? c->bitmap_start + c->bitmap_blocks : 0);
+	KUNIT_EXPECT_EQ(test, (u64)g.journal_blocks << g.blocksize_bits,
+			c->journal ? PRAM_JOURNAL_SIZE : 0);
 	/* The inode table never overlaps the bitmap. */
 	KUNIT_EXPECT_LE(test, PRAM_ITABLE_OFFSET +
 			((u64)g.inodes_count << PRAM_INODE_BITS),
@@ -99,9 +113,28 @@ static void sb_magic(struct pram_super_block *ps) { ps->s_magic = cpu_to_le32(0x
 static void sb_flip_bit(struct pram_super_block *ps) { ps->s_volume_name[3] ^= 0x10; }
 static void sb_zero(struct pram_super_block *ps) { memset(ps, 0, sizeof(*ps)); }
 static void sb_revision(struct pram_super_block *ps) { ps->s_revision = cpu_to_le32(2); }
-static void sb_incompat(struct pram_super_block *ps) { ps->s_feature_incompat = cpu_to_le32(1); }
+static void sb_incompat(struct pram_super_block *ps) { ps->s_feature_incompat = cpu_to_le32(0x8000); }
 static void sb_compat(struct pram_super_block *ps) { ps->s_feature_compat = cpu_to_le32(1); }
 static void sb_journal(struct pram_super_block *ps) { ps->s_journal = cpu_to_le32(7); }
+
+/* The journal feature, its area where the geometry puts it (or not). */
+static void sb_journal_on(struct pram_super_block *ps)
+{
+	ps->s_feature_incompat = cpu_to_le32(PRAM_FEATURE_INCOMPAT_JOURNAL);
+	ps->s_journal = cpu_to_le32(le32_to_cpu(ps->s_bitmap_start) +
+				    le32_to_cpu(ps->s_bitmap_blocks));
+}
+
+static void sb_journal_moved(struct pram_super_block *ps)
+{
+	sb_journal_on(ps);
+	le32_add_cpu(&ps->s_journal, 1);
+}
+
+static void sb_journal_flag_only(struct pram_super_block *ps)
+{
+	ps->s_feature_incompat = cpu_to_le32(PRAM_FEATURE_INCOMPAT_JOURNAL);
+}
 static void sb_reserved(struct pram_super_block *ps) { ps->s_reserved = cpu_to_le16(1); }
 static void sb_state(struct pram_super_block *ps) { ps->s_state = cpu_to_le16(0xffff); }
 static void sb_size(struct pram_super_block *ps) { le64_add_cpu(&ps->s_size, MiB); }
@@ -129,7 +162,13 @@ static const struct super_case super_cases[] = {
 	{ "unknown revision", sb_revision, true, "unknown format revision" },
 	{ "unknown incompat feature", sb_incompat, true,
 	  "unknown incompatible features" },
-	{ "reserved journal field", sb_journal, true, "reserved field set" },
+	{ "journal block without the feature", sb_journal, true,
+	  "geometry does not match the size" },
+	{ "journal feature and its area", sb_journal_on, true, NULL },
+	{ "journal feature, area elsewhere", sb_journal_moved, true,
+	  "geometry does not match the size" },
+	{ "journal feature, no area", sb_journal_flag_only, true,
+	  "geometry does not match the size" },
 	{ "reserved field after the state", sb_reserved, true,
 	  "reserved field set" },
 	{ "unknown state bits are kept, not refused", sb_state, true, NULL },
@@ -165,7 +204,7 @@ static void super_test(struct kunit *test)
 
 	ps = kunit_kzalloc(test, sizeof(*ps), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, ps);
-	KUNIT_ASSERT_EQ(test, pram_geometry_compute(&g, MiB, 1024, 0, 0, &why), 0);
+	KUNIT_ASSERT_EQ(test, pram_geometry_compute(&g, MiB, 1024, 0, 0, false, &why), 0);
 	pram_super_format(ps, &g);
 	c->mutate(ps);
 	if (c->resum)
@@ -175,7 +214,10 @@ static void super_test(struct kunit *test)
 	if (!c->why) {
 		KUNIT_ASSERT_EQ(test, err, 0);
 		KUNIT_EXPECT_EQ(test, got.inodes_count, g.inodes_count);
-		KUNIT_EXPECT_EQ(test, got.data_start, g.data_start);
+		/* A journal, when there is one, goes before the data. */
+		KUNIT_EXPECT_EQ(test, got.journal_start, le32_to_cpu(ps->s_journal));
+		KUNIT_EXPECT_EQ(test, got.data_start, g.data_start +
+				(ps->s_journal ? PRAM_JOURNAL_SIZE / 1024 : 0));
 		return;
 	}
 	KUNIT_EXPECT_EQ(test, err, -EINVAL);
@@ -499,7 +541,7 @@ static void inode_test(struct kunit *test)
 
 	pi = kunit_kzalloc(test, sizeof(*pi), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, pi);
-	KUNIT_ASSERT_EQ(test, pram_geometry_compute(&g, MiB, 1024, 0, 0, &why), 0);
+	KUNIT_ASSERT_EQ(test, pram_geometry_compute(&g, MiB, 1024, 0, 0, false, &why), 0);
 	make_inode(pi, c->mode, &g);
 	c->mutate(pi, &g);
 	if (c->resum)

@@ -14,6 +14,12 @@
  * counted otherwise), and a hint out of range starts at the beginning.
  * A count found wrong later (at an edge: none free while it says some,
  * or the reverse) is counted again, so it never wraps.
+ *
+ * A write takes its data blocks in two steps: reserved first (in memory
+ * only: sbi->reserved, which the search skips), filled, then claimed in
+ * the transaction that maps them, so a power cut before that leaves no
+ * block taken that nothing holds. pram_new_blocks() does both at once,
+ * for a caller that links the blocks in its own transaction.
  */
 #include "pramfs.h"
 
@@ -40,12 +46,131 @@ static void pram_bitmap_take(struct super_block *sb, const u32 *blocks,
 			if (w)
 				pram_wp_close(sb, w, sizeof(long));
 			word = pram_bitmap_word(sb, blocks[i]);
+			pram_tx_log(sb, word, sizeof(long));
 			w = pram_wp_open(sb, word, sizeof(long));
 		}
 		__set_bit_le(blocks[i] % BITS_PER_LONG, w);
 	}
 	if (w)
 		pram_wp_close(sb, w, sizeof(long));
+}
+
+/*
+ * A free block from @hint on that no write holds reserved, under s_lock.
+ * The reserved blocks are few, so the search skips at most that many.
+ */
+static int pram_find_unreserved(struct super_block *sb, u32 hint, u32 *block)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+	unsigned long tries = sbi->nreserved + 1;
+	int err;
+
+	do {
+		err = pram_bitmap_find_free(pram_bitmap(sb), &sbi->geo, hint, block);
+		if (err || !xa_load(&sbi->reserved, *block))
+			return err;
+		hint = pram_block_hint(&sbi->geo, *block + 1);
+	} while (--tries);
+	return -ENOSPC;
+}
+
+/* Up to @n free blocks in ascending order, reserved; under s_lock. */
+static int pram_reserve_locked(struct super_block *sb, u32 *blocks,
+			       unsigned int n)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+	unsigned int got = 0;
+
+	while (got < n && !pram_find_unreserved(sb, got ? blocks[got - 1] + 1 :
+						 sbi->block_hint, &blocks[got])) {
+		/* Wrapped round: stop here, the order must rise. */
+		if (got && blocks[got] <= blocks[got - 1])
+			break;
+		if (xa_insert(&sbi->reserved, blocks[got], xa_mk_value(1),
+			      GFP_NOFS))
+			break;
+		got++;
+	}
+	if (got) {
+		sbi->nreserved += got;
+		sbi->free_blocks -= min_t(u32, got, sbi->free_blocks);
+		sbi->block_hint = pram_block_hint(&sbi->geo, blocks[got - 1] + 1);
+	}
+	return got ?: -ENOSPC;
+}
+
+/**
+ * pram_reserve_blocks() - hold up to @n free data blocks for a write
+ * @sb: the superblock
+ * @blocks: the blocks, in ascending order; their contents are whatever
+ *	    was there
+ * @n: how many are wanted
+ *
+ * Nothing is stored: end with pram_claim_blocks() in the transaction that
+ * maps them, or pram_unreserve_blocks().
+ *
+ * Return: how many were reserved (at least one), or -ENOSPC.
+ */
+int pram_reserve_blocks(struct super_block *sb, u32 *blocks, unsigned int n)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+	int got;
+
+	mutex_lock(&sbi->s_lock);
+	got = pram_reserve_locked(sb, blocks, n);
+	mutex_unlock(&sbi->s_lock);
+	return got;
+}
+
+static void pram_drop_reserved(struct super_block *sb, const u32 *blocks,
+			       unsigned int n)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (!WARN_ON_ONCE(!xa_erase(&sbi->reserved, blocks[i])))
+			sbi->nreserved--;
+}
+
+/**
+ * pram_claim_blocks() - take reserved blocks for good, in a transaction
+ * @sb: the superblock
+ * @blocks: reserved blocks, in ascending order
+ * @n: how many
+ */
+void pram_claim_blocks(struct super_block *sb, const u32 *blocks,
+		       unsigned int n)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+
+	if (!n)
+		return;
+	pram_tx_begin(sb);
+	mutex_lock(&sbi->s_lock);
+	pram_bitmap_take(sb, blocks, n);
+	pram_drop_reserved(sb, blocks, n);
+	mutex_unlock(&sbi->s_lock);
+	pram_tx_end(sb);
+}
+
+/**
+ * pram_unreserve_blocks() - give back reserved blocks a write did not use
+ * @sb: the superblock
+ * @blocks: reserved blocks
+ * @n: how many
+ */
+void pram_unreserve_blocks(struct super_block *sb, const u32 *blocks,
+			   unsigned int n)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+
+	if (!n)
+		return;
+	mutex_lock(&sbi->s_lock);
+	pram_drop_reserved(sb, blocks, n);
+	sbi->free_blocks += n;
+	mutex_unlock(&sbi->s_lock);
 }
 
 /**
@@ -55,30 +180,18 @@ static void pram_bitmap_take(struct super_block *sb, const u32 *blocks,
  *	    whatever was there
  * @n: how many are wanted
  *
+ * Reserved and claimed at once: the caller links them in the same
+ * transaction.
+ *
  * Return: how many were taken (at least one), or -ENOSPC.
  */
 int pram_new_blocks(struct super_block *sb, u32 *blocks, unsigned int n)
 {
-	struct pram_sb_info *sbi = PRAM_SB(sb);
-	unsigned int got = 0;
+	int got = pram_reserve_blocks(sb, blocks, n);
 
-	mutex_lock(&sbi->s_lock);
-	while (got < n && !pram_bitmap_find_free(pram_bitmap(sb), &sbi->geo,
-						 got ? blocks[got - 1] + 1 :
-						 sbi->block_hint,
-						 &blocks[got])) {
-		/* Wrapped round: the bits are not set yet, so stop here. */
-		if (got && blocks[got] <= blocks[got - 1])
-			break;
-		got++;
-	}
-	if (got) {
-		pram_bitmap_take(sb, blocks, got);
-		sbi->free_blocks -= min_t(u32, got, sbi->free_blocks);
-		sbi->block_hint = pram_block_hint(&sbi->geo, blocks[got - 1] + 1);
-	}
-	mutex_unlock(&sbi->s_lock);
-	return got ?: -ENOSPC;
+	if (got > 0)
+		pram_claim_blocks(sb, blocks, got);
+	return got;
 }
 
 /**
@@ -113,6 +226,7 @@ void pram_free_blocks(struct super_block *sb, const u32 *blocks,
 
 	if (!n)
 		return;
+	pram_tx_begin(sb);
 	mutex_lock(&sbi->s_lock);
 	for (i = 0; i < n; i++) {
 		if (!pram_block_valid(&sbi->geo, blocks[i]) ||
@@ -121,13 +235,15 @@ void pram_free_blocks(struct super_block *sb, const u32 *blocks,
 				   blocks[i]);
 			continue;
 		}
-		word = pram_wp_open(sb, pram_bitmap_word(sb, blocks[i]),
-				    sizeof(long));
+		word = pram_bitmap_word(sb, blocks[i]);
+		pram_tx_log(sb, word, sizeof(long));
+		word = pram_wp_open(sb, word, sizeof(long));
 		__clear_bit_le(blocks[i] % BITS_PER_LONG, word);
 		pram_wp_close(sb, word, sizeof(long));
 		sbi->free_blocks++;
 	}
 	mutex_unlock(&sbi->s_lock);
+	pram_tx_end(sb);
 }
 
 /* Count the free inodes again, under s_lock: the count was wrong. */
@@ -156,6 +272,7 @@ int pram_new_ino(struct super_block *sb, umode_t mode, u32 *ino)
 	struct pram_inode *pi;
 	int err;
 
+	pram_tx_begin(sb);
 	mutex_lock(&sbi->s_lock);
 	err = pram_itable_find_free(pram_get_inode(sb, PRAM_ROOT_INO),
 				    &sbi->geo, sbi->inode_hint, ino);
@@ -175,6 +292,7 @@ int pram_new_ino(struct super_block *sb, umode_t mode, u32 *ino)
 	sbi->inode_hint = pram_ino_hint(&sbi->geo, *ino + 1);
 unlock:
 	mutex_unlock(&sbi->s_lock);
+	pram_tx_end(sb);
 	return err;
 }
 
@@ -187,6 +305,7 @@ void pram_free_ino(struct super_block *sb, u32 ino)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
 
+	pram_tx_begin(sb);
 	mutex_lock(&sbi->s_lock);
 	pram_record_clear(sb, ino);
 	/* The root is never free. */
@@ -195,6 +314,7 @@ void pram_free_ino(struct super_block *sb, u32 ino)
 	else
 		pram_recount_inodes(sb);
 	mutex_unlock(&sbi->s_lock);
+	pram_tx_end(sb);
 }
 
 /* The counts and hints of @ps: exact after a clean unmount, else advisory. */

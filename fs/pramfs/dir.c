@@ -253,6 +253,8 @@ static struct pram_dir_index *pram_dir_index(struct inode *dir)
 
 	if (idx)
 		return idx;
+	/* A build may repair the list: a transaction, outside the lock. */
+	pram_tx_begin(dir->i_sb);
 	mutex_lock(&pii->i_index_lock);
 	idx = pii->i_index;
 	if (!idx) {
@@ -263,6 +265,7 @@ static struct pram_dir_index *pram_dir_index(struct inode *dir)
 		}
 	}
 	mutex_unlock(&pii->i_index_lock);
+	pram_tx_end(dir->i_sb);
 	return idx;
 }
 

@@ -18,18 +18,11 @@
 #include <linux/uio.h>
 #include "pramfs.h"
 
-/* Blocks freed together, under one s_lock and one superblock update. */
-#define PRAM_FREE_BATCH	64
-
-struct pram_freelist {
-	unsigned int	n;
-	u32		blocks[PRAM_FREE_BATCH];
-};
-
 /*
- * One write(): blocks taken ahead (their bitmap bits set together; what
- * is left is given back at the end), and fresh blocks already written
- * whose column entries, next to each other, are set together.
+ * One write(): blocks reserved ahead (what is left is given back at the
+ * end), and fresh blocks already written whose column entries, next to
+ * each other, are set together, with the size the write has reached, in
+ * one transaction.
  */
 #define PRAM_RESERVE	16
 
@@ -40,13 +33,14 @@ struct pram_reserve {
 	__le32		*entry;		/* the first column entry to set */
 	unsigned int	pending;	/* entries to set from there */
 	u32		written[PRAM_RESERVE];
+	loff_t		end;		/* the bytes written so far end here */
 };
 
 /* Where file block @fblock goes in the map, and the data block for it. */
 struct pram_slot {
 	__le32	*entry;		/* its column entry */
 	u32	block;		/* the data block */
-	bool	fresh;		/* newly taken: unmapped, contents undefined */
+	bool	fresh;		/* reserved: unmapped, contents undefined */
 };
 
 /**
@@ -70,10 +64,14 @@ static void pram_set_row_block(struct inode *inode, u32 block)
 
 static void pram_set_entry(struct super_block *sb, __le32 *entry, u32 block)
 {
-	__le32 *w = pram_wp_open(sb, entry, sizeof(*entry));
+	__le32 *w;
 
+	pram_tx_begin(sb);
+	pram_tx_log(sb, entry, sizeof(*entry));
+	w = pram_wp_open(sb, entry, sizeof(*entry));
 	*w = cpu_to_le32(block);
 	pram_wp_close(sb, w, sizeof(*entry));
+	pram_tx_end(sb);
 }
 
 static void pram_add_blocks(struct inode *inode, long n)
@@ -154,17 +152,22 @@ long pram_data_block(struct inode *inode, u64 fblock)
 	return pram_map_block(inode, pram_row_block(inode), fblock);
 }
 
-/* A block from @res, or a single new one without a reservation. */
+/*
+ * A reserved block from @res, or a single one without @res: claimed when
+ * it is linked (pram_link_map_block(), pram_commit_blocks()).
+ */
 static int pram_take_block(struct super_block *sb, struct pram_reserve *res,
 			   u32 *block)
 {
 	int got;
 
-	if (!res)
-		return pram_new_block(sb, block);
+	if (!res) {
+		got = pram_reserve_blocks(sb, block, 1);
+		return got < 0 ? got : 0;
+	}
 	if (res->next == res->n) {
-		got = pram_new_blocks(sb, res->blocks,
-				      clamp_t(u64, res->want, 1, PRAM_RESERVE));
+		got = pram_reserve_blocks(sb, res->blocks,
+					  clamp_t(u64, res->want, 1, PRAM_RESERVE));
 		if (got < 0)
 			return got;
 		res->n = got;
@@ -179,21 +182,34 @@ static int pram_take_block(struct super_block *sb, struct pram_reserve *res,
 static void pram_reserve_release(struct super_block *sb,
 				 struct pram_reserve *res)
 {
-	pram_free_blocks(sb, res->blocks + res->next, res->n - res->next);
+	pram_unreserve_blocks(sb, res->blocks + res->next, res->n - res->next);
 	res->n = 0;
 	res->next = 0;
 }
 
-/* A new map block, zeroed, counted in the inode. */
+/*
+ * A new map block, zeroed, then claimed, pointed to (by the row entry
+ * @entry, or by the inode when @entry is NULL) and counted in the inode
+ * in one transaction.
+ */
 static int pram_new_map_block(struct inode *inode, struct pram_reserve *res,
-			      u32 *block)
+			      __le32 *entry, u32 *block)
 {
-	int err = pram_take_block(inode->i_sb, res, block);
+	struct super_block *sb = inode->i_sb;
+	int err = pram_take_block(sb, res, block);
 
 	if (err)
 		return err;
-	pram_zero_block(inode->i_sb, *block);
+	pram_zero_block(sb, *block);
+	pram_tx_begin(sb);
+	pram_claim_blocks(sb, block, 1);
+	if (entry)
+		pram_set_entry(sb, entry, *block);
+	else
+		pram_set_row_block(inode, *block);
 	pram_add_blocks(inode, 1);
+	pram_update_inode(inode);
+	pram_tx_end(sb);
 	return 0;
 }
 
@@ -211,20 +227,18 @@ static int pram_map_column(struct inode *inode, u64 fblock,
 	if (err)
 		return err;
 	if (!row) {
-		err = pram_new_map_block(inode, res, &row);
+		err = pram_new_map_block(inode, res, NULL, &row);
 		if (err)
 			return err;
-		pram_set_row_block(inode, row);
 	} else if (!pram_block_valid(g, row)) {
 		return pram_map_corrupt(inode);
 	}
 	rows = pram_block_addr(sb, row);
 	column = le32_to_cpu(rows[r]);
 	if (!column) {
-		err = pram_new_map_block(inode, res, &column);
+		err = pram_new_map_block(inode, res, &rows[r], &column);
 		if (err)
 			return err;
-		pram_set_entry(sb, &rows[r], column);
 	} else if (!pram_block_valid(g, column)) {
 		return pram_map_corrupt(inode);
 	}
@@ -271,26 +285,47 @@ static int pram_map_slot(struct inode *inode, u64 fblock,
 	return 0;
 }
 
+/*
+ * Map @n written blocks from column entry @entry on, in one transaction:
+ * the blocks claimed, the entries set, and the inode's block count, size
+ * (up to @end, when that is past it) and times. A power cut leaves the
+ * file as it was or with all of them.
+ */
+static void pram_commit_blocks(struct inode *inode, __le32 *entry,
+			       const u32 *blocks, unsigned int n, loff_t end)
+{
+	struct super_block *sb = inode->i_sb;
+	size_t len = n * sizeof(__le32);
+	unsigned int i;
+	__le32 *w;
+
+	pram_tx_begin(sb);
+	pram_claim_blocks(sb, blocks, n);
+	pram_tx_log(sb, entry, len);
+	w = pram_wp_open(sb, entry, len);
+	for (i = 0; i < n; i++)
+		w[i] = cpu_to_le32(blocks[i]);
+	pram_wp_close(sb, w, len);
+	pram_add_blocks(inode, n);
+	if (end > i_size_read(inode))
+		i_size_write(inode, end);
+	inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));
+	pram_update_inode(inode);
+	pram_tx_end(sb);
+}
+
 static void pram_map_commit(struct inode *inode, struct pram_slot *slot)
 {
-	pram_set_entry(inode->i_sb, slot->entry, slot->block);
-	pram_add_blocks(inode, 1);
+	pram_commit_blocks(inode, slot->entry, &slot->block, 1, 0);
 }
 
 /* Point the pending column entries at their written blocks. */
 static void pram_commit_pending(struct inode *inode, struct pram_reserve *res)
 {
-	size_t len = res->pending * sizeof(__le32);
-	__le32 *w;
-	unsigned int i;
-
 	if (!res->pending)
 		return;
-	w = pram_wp_open(inode->i_sb, res->entry, len);
-	for (i = 0; i < res->pending; i++)
-		w[i] = cpu_to_le32(res->written[i]);
-	pram_wp_close(inode->i_sb, w, len);
-	pram_add_blocks(inode, res->pending);
+	pram_commit_blocks(inode, res->entry, res->written, res->pending,
+			   res->end);
 	res->pending = 0;
 }
 
@@ -334,7 +369,7 @@ static size_t pram_fill_block(struct inode *inode, struct pram_slot *slot,
 	if (done)
 		pram_map_commit_later(inode, slot, res);
 	else
-		pram_free_blocks(sb, &slot->block, 1);
+		pram_unreserve_blocks(sb, &slot->block, 1);
 	return done;
 }
 
@@ -359,7 +394,7 @@ static size_t pram_fill_run(struct inode *inode, struct pram_slot *slot,
 		if ((size_t)i << sb->s_blocksize_bits < done)
 			pram_map_commit_later(inode, &slot[i], res);
 		else
-			pram_free_blocks(sb, &slot[i].block, 1);
+			pram_unreserve_blocks(sb, &slot[i].block, 1);
 	}
 	return done;
 }
@@ -394,7 +429,8 @@ static ssize_t pram_write_run(struct inode *inode, u64 fblock,
 	if (n > run) {
 		if (done < (size_t)run * bs) {
 			if (slot[run].fresh)
-				pram_free_blocks(inode->i_sb, &slot[run].block, 1);
+				pram_unreserve_blocks(inode->i_sb,
+						      &slot[run].block, 1);
 		} else {
 			done += pram_fill_block(inode, &slot[run], 0, bs, from,
 						res);
@@ -462,6 +498,7 @@ static ssize_t pram_write_blocks(struct inode *inode, loff_t pos,
 		if (done < 0)
 			break;
 		pos += done;
+		res.end = pos;
 		written += done;
 		cond_resched();
 	}
@@ -598,16 +635,6 @@ static loff_t pram_file_llseek(struct file *file, loff_t offset, int whence)
 
 /* ---- truncate and fallocate ---- */
 
-static void pram_defer_free(struct super_block *sb, struct pram_freelist *fl,
-			    u32 block)
-{
-	fl->blocks[fl->n++] = block;
-	if (fl->n == PRAM_FREE_BATCH) {
-		pram_free_blocks(sb, fl->blocks, fl->n);
-		fl->n = 0;
-	}
-}
-
 static bool pram_entries_zero(const __le32 *map, u32 n)
 {
 	u32 i;
@@ -619,33 +646,50 @@ static bool pram_entries_zero(const __le32 *map, u32 n)
 }
 
 /*
- * Clear entries [@start, @end) of @map and hand the blocks they named to
- * @fl: the entries are durably cleared before a block can be freed.
- * Return: the number of blocks handed over.
+ * Clear entries [@start, @end) of @map, 16 at a time: each piece is one
+ * transaction that clears the entries, frees the blocks they named and
+ * counts them out of the inode, so a power cut between two leaves a
+ * file whose map and block count agree.
  */
-static long pram_clear_entries(struct super_block *sb, __le32 *map,
-			       u32 start, u32 end, struct pram_freelist *fl)
+static void pram_clear_entries(struct inode *inode, __le32 *map, u32 start,
+			       u32 end)
 {
+	struct super_block *sb = inode->i_sb;
 	u32 taken[16], i, j, n;
-	long released = 0;
+	size_t len;
 	void *w;
 
-	while (start < end) {
+	for (; start < end; start = j) {
 		j = min_t(u32, end, start + ARRAY_SIZE(taken));
 		for (n = 0, i = start; i < j; i++)
 			if (map[i])
 				taken[n++] = le32_to_cpu(map[i]);
-		if (n) {
-			w = pram_wp_open(sb, map + start, (j - start) * sizeof(*map));
-			memset(w, 0, (j - start) * sizeof(*map));
-			pram_wp_close(sb, w, (j - start) * sizeof(*map));
-		}
-		for (i = 0; i < n; i++)
-			pram_defer_free(sb, fl, taken[i]);
-		released += n;
-		start = j;
+		if (!n)
+			continue;
+		len = (j - start) * sizeof(*map);
+		pram_tx_begin(sb);
+		pram_tx_log(sb, map + start, len);
+		w = pram_wp_open(sb, map + start, len);
+		memset(w, 0, len);
+		pram_wp_close(sb, w, len);
+		pram_free_blocks(sb, taken, n);
+		pram_add_blocks(inode, -(long)n);
+		pram_update_inode(inode);
+		pram_tx_end(sb);
 	}
-	return released;
+}
+
+/* The row block goes, with the inode's pointer to it, in one transaction. */
+static void pram_free_row(struct inode *inode, u32 row)
+{
+	struct super_block *sb = inode->i_sb;
+
+	pram_tx_begin(sb);
+	pram_set_row_block(inode, 0);
+	pram_free_blocks(sb, &row, 1);
+	pram_add_blocks(inode, -1);
+	pram_update_inode(inode);
+	pram_tx_end(sb);
 }
 
 /* Free every data block at or past @from, and the map blocks left empty. */
@@ -655,8 +699,6 @@ static void pram_truncate_blocks(struct inode *inode, u64 from)
 	const struct pram_geometry *g = &PRAM_SB(sb)->geo;
 	u32 entries = pram_map_entries(inode->i_blkbits);
 	u32 row = pram_row_block(inode), r, c0, column;
-	struct pram_freelist fl = { };
-	long released = 0;
 	__le32 *rows, *cols;
 
 	if (!row || from >= (u64)entries * entries)
@@ -676,18 +718,13 @@ static void pram_truncate_blocks(struct inode *inode, u64 from)
 		}
 		cols = pram_block_addr(sb, column);
 		c0 = r == from / entries ? from % entries : 0;
-		released += pram_clear_entries(sb, cols, c0, entries, &fl);
+		pram_clear_entries(inode, cols, c0, entries);
 		if (pram_entries_zero(cols, c0))
-			released += pram_clear_entries(sb, rows, r, r + 1, &fl);
+			pram_clear_entries(inode, rows, r, r + 1);
 		cond_resched();
 	}
-	if (pram_entries_zero(rows, entries)) {
-		pram_set_row_block(inode, 0);
-		pram_defer_free(sb, &fl, row);
-		released++;
-	}
-	pram_free_blocks(sb, fl.blocks, fl.n);
-	pram_add_blocks(inode, -released);
+	if (pram_entries_zero(rows, entries))
+		pram_free_row(inode, row);
 }
 
 /* Zero the last block past @size, so that a later extension reads zeros. */
@@ -714,27 +751,70 @@ static void pram_set_size_now(struct inode *inode, loff_t size)
 	pram_update_inode(inode);
 }
 
+/* PRAM_INODE_TRUNCATE: a truncate is under way (with the journal only). */
+static void pram_set_truncating(struct inode *inode, bool on)
+{
+	struct super_block *sb = inode->i_sb;
+	struct pram_inode *pi;
+
+	if (!PRAM_SB(sb)->geo.journal_blocks)
+		return;
+	pi = pram_record_begin(sb, inode->i_ino);
+	if (on)
+		pi->i_flags |= cpu_to_le32(PRAM_INODE_TRUNCATE);
+	else
+		pi->i_flags &= ~cpu_to_le32(PRAM_INODE_TRUNCATE);
+	pram_record_end(sb, pi);
+}
+
+/* What follows the new size of a truncate: see pram_shrink(). */
+static void pram_truncate_tail(struct inode *inode, loff_t size)
+{
+	pram_zero_tail(inode, size);
+	pram_truncate_blocks(inode, pram_blocks_for_size(inode->i_blkbits, size));
+	pram_set_truncating(inode, false);
+}
+
+/**
+ * pram_finish_truncate() - finish a truncate that a power cut stopped
+ * @inode: a regular file whose record has PRAM_INODE_TRUNCATE
+ */
+void pram_finish_truncate(struct inode *inode)
+{
+	pram_truncate_tail(inode, i_size_read(inode));
+}
+
 /*
- * Shrinking: the size goes first, then the mappings of the pages past it
- * (private copies too), then the blocks. invalidate_lock keeps a page
- * fault from mapping a block between its lookup and the unmap, so a
- * freed block is never reachable through a mapping.
+ * Shrinking: the size goes first, in the transaction that marks the
+ * inode PRAM_INODE_TRUNCATE; then the mappings of the pages past it
+ * (private copies too); then the tail of the last block is zeroed (no
+ * longer in the file, so a cut cannot show it zeroed under the old
+ * size) and the blocks go, each piece a transaction; the mark goes last.
+ * A power cut after the first transaction leaves the mark, and the next
+ * mount finishes the truncate. invalidate_lock keeps a page fault from
+ * mapping a block between its lookup and the unmap, so a freed block is
+ * never reachable through a mapping.
  */
 static int pram_shrink(struct inode *inode, loff_t size)
 {
 	struct address_space *mapping = inode->i_mapping;
-	int err;
+	u32 bits = inode->i_blkbits;
+	long block = 0;
 
 	filemap_invalidate_lock(mapping);
-	err = pram_zero_tail(inode, size);
-	if (err)
-		goto unlock_mapping;
-	pram_set_size_now(inode, size);
-	truncate_pagecache(inode, size);
-	pram_truncate_blocks(inode, pram_blocks_for_size(inode->i_blkbits, size));
-unlock_mapping:
+	/* A bad map refuses the truncate before anything changes. */
+	if (size & ((1 << bits) - 1))
+		block = pram_data_block(inode, size >> bits);
+	if (block >= 0) {
+		pram_tx_begin(inode->i_sb);
+		pram_set_size_now(inode, size);
+		pram_set_truncating(inode, true);
+		pram_tx_end(inode->i_sb);
+		truncate_pagecache(inode, size);
+		pram_truncate_tail(inode, size);
+	}
 	filemap_invalidate_unlock(mapping);
-	return err;
+	return block < 0 ? block : 0;
 }
 
 static int pram_setsize(struct inode *inode, loff_t size)
@@ -748,6 +828,10 @@ static int pram_setsize(struct inode *inode, loff_t size)
 /**
  * pram_free_data() - give back every block of an inode being deleted
  * @inode: the inode; nothing else refers to it
+ *
+ * In pieces, each a transaction that leaves map and block count agreeing:
+ * a power cut in between leaves a deleted inode with fewer blocks, which
+ * the next mount frees (pram_finish_orphans()).
  */
 void pram_free_data(struct inode *inode)
 {
@@ -758,7 +842,7 @@ void pram_free_data(struct inode *inode)
 	} else if (S_ISLNK(inode->i_mode)) {
 		block = pram_row_block(inode);
 		if (block)
-			pram_free_blocks(inode->i_sb, &block, 1);
+			pram_free_row(inode, block);
 	}
 }
 
@@ -828,10 +912,10 @@ static long pram_fallocate(struct file *file, int mode, loff_t offset,
 		goto unlock_inode;
 	blocks = inode->i_blocks;
 	pram_block_range(inode->i_blkbits, offset, len, &fblock, &last);
-	for (; fblock <= last && !err; fblock++) {
+	/* One transaction, as far as the journal holds (tx.c). */
+	pram_tx_begin(inode->i_sb);
+	for (; fblock <= last && !err; fblock++)
 		err = pram_alloc_zeroed(inode, fblock);
-		cond_resched();
-	}
 	if (inode->i_blocks != blocks)
 		pram_mmap_written(inode, offset, len, true);
 	if (!err && grow) {
@@ -841,6 +925,7 @@ static long pram_fallocate(struct file *file, int mode, loff_t offset,
 		inode_set_ctime_current(inode);
 	}
 	pram_update_inode(inode);
+	pram_tx_end(inode->i_sb);
 unlock_inode:
 	inode_unlock(inode);
 	return err;

@@ -32,6 +32,8 @@ struct pram_geometry {
 	u32	blocks_count;	/* size >> blocksize_bits */
 	u32	bitmap_start;	/* first bitmap block */
 	u32	bitmap_blocks;
+	u32	journal_start;	/* first journal block, 0 for none */
+	u32	journal_blocks;
 	u32	data_start;	/* first data block */
 };
 
@@ -39,7 +41,7 @@ struct pram_geometry {
 u32 pram_super_csum(const struct pram_super_block *ps);
 u32 pram_inode_csum(const struct pram_inode *pi, u32 ino);
 int pram_geometry_compute(struct pram_geometry *g, u64 size, u32 blocksize,
-			  u64 bpi, u64 ninodes, const char **why);
+			  u64 bpi, u64 ninodes, bool journal, const char **why);
 void pram_super_format(struct pram_super_block *ps,
 		       const struct pram_geometry *g);
 void pram_root_format(struct pram_inode *pi, umode_t mode, u32 uid, u32 gid,
@@ -49,6 +51,7 @@ int pram_super_check(const struct pram_super_block *ps, struct pram_geometry *g,
 int pram_inode_check(const struct pram_inode *pi, u32 ino,
 		     const struct pram_geometry *g, const char **why);
 int pram_name_check(const struct pram_inode *pi, const char **why);
+bool pram_inode_deleted(const struct pram_inode *pi);
 __le64 pram_time_pack(struct timespec64 ts);
 struct timespec64 pram_time_unpack(__le64 t);
 
@@ -86,6 +89,25 @@ static inline u64 pram_ino_offset(u32 ino)
 static inline u64 pram_block_offset(const struct pram_geometry *g, u32 block)
 {
 	return (u64)block << g->blocksize_bits;
+}
+
+/* journal.c: pure code over the undo journal's lines */
+typedef void (*pram_journal_undo_fn)(void *arg, u64 offset, const void *old,
+				     u32 len);
+void pram_journal_format(void *area);
+int pram_journal_check_head(const struct pram_journal_head *h,
+			    const char **why);
+void pram_journal_fill(struct pram_journal_entry *e, u32 gen, u32 line,
+		       u64 offset, const void *old, u32 len);
+bool pram_journal_entry_valid(const struct pram_journal_entry *e, u32 gen,
+			      u32 line, const struct pram_geometry *g);
+int pram_journal_pending(const void *area, const struct pram_geometry *g);
+int pram_journal_undo(const void *area, const struct pram_geometry *g,
+		      pram_journal_undo_fn fn, void *arg);
+
+static inline u64 pram_journal_offset(const struct pram_geometry *g)
+{
+	return (u64)g->journal_start << g->blocksize_bits;
 }
 
 /* alloc.c: pure code over a bitmap or an inode table in memory */

@@ -54,15 +54,21 @@ void pram_record_unlock(struct super_block *sb, u32 ino)
  * @sb: the superblock
  * @ino: a valid inode number
  *
- * Takes the record's lock and opens a write window over it; end with
- * pram_record_end(), which checksums the record. Never nest two.
+ * Begins a transaction (or nests in the open one), takes the record's
+ * lock, saves the record in the journal and opens a write window over
+ * it; end with pram_record_end(), which checksums the record and ends
+ * the transaction. Never nest two.
  *
  * Return: the record, writable until pram_record_end().
  */
 struct pram_inode *pram_record_begin(struct super_block *sb, u32 ino)
 {
+	struct pram_inode *pi = pram_get_inode(sb, ino);
+
+	pram_tx_begin(sb);
 	pram_record_lock(sb, ino);
-	return pram_wp_open(sb, pram_get_inode(sb, ino), PRAM_INODE_SIZE);
+	pram_tx_log(sb, pi, PRAM_INODE_SIZE);
+	return pram_wp_open(sb, pi, PRAM_INODE_SIZE);
 }
 
 /**
@@ -78,6 +84,7 @@ void pram_record_end(struct super_block *sb, struct pram_inode *pi)
 	pi->i_csum = cpu_to_le32(pram_inode_csum(pi, ino));
 	pram_wp_close(sb, pi, PRAM_INODE_SIZE);
 	pram_record_unlock(sb, ino);
+	pram_tx_end(sb);
 }
 
 /**
@@ -98,7 +105,9 @@ void pram_record_patch(struct super_block *sb, u32 ino, __le32 *field,
 	struct pram_inode *pi = pram_get_inode(sb, ino), *w;
 	u32 before;
 
+	pram_tx_begin(sb);
 	pram_record_lock(sb, ino);
+	pram_tx_log(sb, pi, PRAM_INODE_SIZE);
 	before = pram_inode_csum(pi, ino);
 	w = pram_wp_open(sb, pi, PRAM_INODE_SIZE);
 	*(__le32 *)((void *)w + ((void *)field - (void *)pi)) = cpu_to_le32(value);
@@ -106,6 +115,7 @@ void pram_record_patch(struct super_block *sb, u32 ino, __le32 *field,
 				pram_inode_csum(w, ino));
 	pram_wp_close(sb, w, PRAM_INODE_SIZE);
 	pram_record_unlock(sb, ino);
+	pram_tx_end(sb);
 }
 
 /**
@@ -117,11 +127,14 @@ void pram_record_clear(struct super_block *sb, u32 ino)
 {
 	struct pram_inode *pi;
 
+	pram_tx_begin(sb);
 	pram_record_lock(sb, ino);
+	pram_tx_log(sb, pram_get_inode(sb, ino), PRAM_INODE_SIZE);
 	pi = pram_wp_open(sb, pram_get_inode(sb, ino), PRAM_INODE_SIZE);
 	memset(pi, 0, PRAM_INODE_SIZE);
 	pram_wp_close(sb, pi, PRAM_INODE_SIZE);
 	pram_record_unlock(sb, ino);
+	pram_tx_end(sb);
 }
 
 /**
@@ -189,15 +202,32 @@ static int pram_check_map(struct super_block *sb, const struct pram_inode *pi,
 	return 0;
 }
 
-/**
- * pram_iget() - the VFS inode for @ino, read and checked on first use
- * @sb: the superblock
- * @ino: the inode number
- *
- * Return: the inode, or ERR_PTR(-EUCLEAN) for an inode that fails its
- * checks (an error, see pram_error()), or ERR_PTR(-ENOMEM).
+/*
+ * The checks of a record read for @inode. A deleted inode (no links, no
+ * parent: see pram_inode_deleted()) passes them when @deleted is true and
+ * the record is otherwise what a linked one would be: its checksum
+ * first, then a copy with the links of a linked inode.
  */
-struct inode *pram_iget(struct super_block *sb, u32 ino)
+static int pram_check_record(struct super_block *sb, const struct pram_inode *pi,
+			     u32 ino, bool deleted, const char **why)
+{
+	struct pram_inode copy;
+
+	if (!deleted)
+		return pram_inode_check(pi, ino, &PRAM_SB(sb)->geo, why);
+	if (!pram_inode_deleted(pi) ||
+	    le32_to_cpu(pi->i_csum) != pram_inode_csum(pi, ino)) {
+		*why = "not a deleted inode";
+		return -EINVAL;
+	}
+	copy = *pi;
+	copy.i_links_count = cpu_to_le16(S_ISDIR(le16_to_cpu(pi->i_mode)) ? 2 : 1);
+	copy.i_csum = cpu_to_le32(pram_inode_csum(&copy, ino));
+	return pram_inode_check(&copy, ino, &PRAM_SB(sb)->geo, why);
+}
+
+static struct inode *pram_iget_record(struct super_block *sb, u32 ino,
+				      bool deleted)
 {
 	struct pram_inode *pi = pram_get_inode(sb, ino);
 	struct inode *inode;
@@ -215,7 +245,7 @@ struct inode *pram_iget(struct super_block *sb, u32 ino)
 		return inode;
 	/* The record lock: a neighbour's entry links may be changing. */
 	pram_record_lock(sb, ino);
-	err = pram_inode_check(pi, ino, &PRAM_SB(sb)->geo, &why);
+	err = pram_check_record(sb, pi, ino, deleted, &why);
 	if (!err)
 		pram_read_inode(inode, pi);
 	pram_record_unlock(sb, ino);
@@ -228,6 +258,78 @@ struct inode *pram_iget(struct super_block *sb, u32 ino)
 	}
 	unlock_new_inode(inode);
 	return inode;
+}
+
+/**
+ * pram_iget() - the VFS inode for @ino, read and checked on first use
+ * @sb: the superblock
+ * @ino: the inode number
+ *
+ * Return: the inode, or ERR_PTR(-EUCLEAN) for an inode that fails its
+ * checks (an error, see pram_error()), or ERR_PTR(-ENOMEM).
+ */
+struct inode *pram_iget(struct super_block *sb, u32 ino)
+{
+	return pram_iget_record(sb, ino, false);
+}
+
+/* A truncate the cut stopped: finish it. */
+static bool pram_finish_one_truncate(struct super_block *sb, u32 ino)
+{
+	struct inode *inode = pram_iget(sb, ino);
+
+	if (IS_ERR(inode))
+		return false;
+	if (S_ISREG(inode->i_mode)) {
+		inode_lock(inode);
+		pram_finish_truncate(inode);
+		inode_unlock(inode);
+	}
+	iput(inode);
+	return true;
+}
+
+/* A deleted inode: read it as one and let it go, so eviction frees it. */
+static bool pram_finish_one_deleted(struct super_block *sb, u32 ino)
+{
+	struct inode *inode = pram_iget_record(sb, ino, true);
+
+	if (IS_ERR(inode))
+		return false;
+	iput(inode);
+	return true;
+}
+
+/**
+ * pram_finish_orphans() - finish what a power cut left under way
+ * @sb: the superblock, mounted read-write after an unclean stop
+ * @truncated: the truncates finished
+ *
+ * Inodes deleted while in use are freed, as their eviction would have
+ * done; truncates marked PRAM_INODE_TRUNCATE are finished. A record that
+ * fails its checks stays, logged, for fsck.pramfs. The inode table is
+ * scanned once, as for the free inode count after an unclean stop.
+ *
+ * Return: the deleted inodes freed.
+ */
+unsigned int pram_finish_orphans(struct super_block *sb, unsigned int *truncated)
+{
+	u32 ino, end = PRAM_ROOT_INO + PRAM_SB(sb)->geo.inodes_count;
+	const struct pram_inode *pi;
+	unsigned int freed = 0;
+
+	*truncated = 0;
+	for (ino = PRAM_ROOT_INO; ino < end; ino++) {
+		pi = pram_get_inode(sb, ino);
+		if (!pi->i_mode)
+			continue;
+		if (ino != PRAM_ROOT_INO && pram_inode_deleted(pi))
+			freed += pram_finish_one_deleted(sb, ino);
+		else if (pi->i_flags & cpu_to_le32(PRAM_INODE_TRUNCATE))
+			*truncated += pram_finish_one_truncate(sb, ino);
+		cond_resched();
+	}
+	return freed;
 }
 
 /**

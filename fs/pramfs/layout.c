@@ -72,15 +72,18 @@ static u64 pram_itable_end(u64 ninodes, u32 blocksize)
  * @blocksize: block size, 0 for the default
  * @bpi: bytes per inode, 0 for the default (5% of the space for inodes)
  * @ninodes: number of inodes, 0 to derive it from @bpi; wins over @bpi
+ * @journal: with the undo journal (PRAM_FEATURE_INCOMPAT_JOURNAL)
  * @why: on error, the reason, for the mount log
  *
  * The inode table is rounded up to whole blocks and filled with inodes;
- * the bitmap has one bit per block of the filesystem, metadata included.
+ * the bitmap has one bit per block of the filesystem, metadata included;
+ * the journal, PRAM_JOURNAL_SIZE bytes (whole blocks at every block
+ * size), follows it.
  *
  * Return: 0, or -EINVAL when the options give no usable filesystem.
  */
 int pram_geometry_compute(struct pram_geometry *g, u64 size, u32 blocksize,
-			  u64 bpi, u64 ninodes, const char **why)
+			  u64 bpi, u64 ninodes, bool journal, const char **why)
 {
 	u64 blocks, itable_end, bitmap_bytes;
 
@@ -106,7 +109,9 @@ int pram_geometry_compute(struct pram_geometry *g, u64 size, u32 blocksize,
 	g->bitmap_start = itable_end >> g->blocksize_bits;
 	bitmap_bytes = DIV_ROUND_UP(blocks, BITS_PER_BYTE);
 	g->bitmap_blocks = DIV_ROUND_UP(bitmap_bytes, blocksize);
-	g->data_start = g->bitmap_start + g->bitmap_blocks;
+	g->journal_start = journal ? g->bitmap_start + g->bitmap_blocks : 0;
+	g->journal_blocks = journal ? PRAM_JOURNAL_SIZE >> g->blocksize_bits : 0;
+	g->data_start = g->bitmap_start + g->bitmap_blocks + g->journal_blocks;
 	if ((u64)g->data_start >= blocks)
 		return pram_fail(why, "too small: no room left for data blocks");
 	return 0;
@@ -136,6 +141,10 @@ void pram_super_format(struct pram_super_block *ps,
 	ps->s_free_blocknr_hint = cpu_to_le32(g->data_start);
 	ps->s_bitmap_start = cpu_to_le32(g->bitmap_start);
 	ps->s_bitmap_blocks = cpu_to_le32(g->bitmap_blocks);
+	if (g->journal_blocks) {
+		ps->s_feature_incompat |= cpu_to_le32(PRAM_FEATURE_INCOMPAT_JOURNAL);
+		ps->s_journal = cpu_to_le32(g->journal_start);
+	}
 	ps->s_state = cpu_to_le16(PRAM_STATE_CLEAN);
 	ps->s_csum = cpu_to_le32(pram_super_csum(ps));
 }
@@ -171,14 +180,18 @@ static int pram_super_check_geometry(const struct pram_super_block *ps,
 				     struct pram_geometry *g, const char **why)
 {
 	u32 inodes = le32_to_cpu(ps->s_inodes_count);
+	bool journal = le32_to_cpu(ps->s_feature_incompat) &
+		       PRAM_FEATURE_INCOMPAT_JOURNAL;
 
 	if (pram_geometry_compute(g, le64_to_cpu(ps->s_size),
-				  le32_to_cpu(ps->s_blocksize), 0, inodes, why))
+				  le32_to_cpu(ps->s_blocksize), 0, inodes,
+				  journal, why))
 		return -EINVAL;
 	if (g->inodes_count != inodes ||
 	    g->blocks_count != le32_to_cpu(ps->s_blocks_count) ||
 	    g->bitmap_start != le32_to_cpu(ps->s_bitmap_start) ||
-	    g->bitmap_blocks != le32_to_cpu(ps->s_bitmap_blocks))
+	    g->bitmap_blocks != le32_to_cpu(ps->s_bitmap_blocks) ||
+	    g->journal_start != le32_to_cpu(ps->s_journal))
 		return pram_fail(why, "geometry does not match the size");
 	return 0;
 }
@@ -207,7 +220,7 @@ int pram_super_check(const struct pram_super_block *ps, struct pram_geometry *g,
 		return pram_fail(why, "unknown format revision");
 	if (le32_to_cpu(ps->s_feature_incompat) & ~PRAM_FEATURE_INCOMPAT_SUPP)
 		return pram_fail(why, "unknown incompatible features");
-	if (ps->s_reserved || ps->s_journal)
+	if (ps->s_reserved)
 		return pram_fail(why, "reserved field set");
 	return pram_super_check_geometry(ps, g, why);
 }
@@ -366,6 +379,22 @@ int pram_inode_check(const struct pram_inode *pi, u32 ino,
 	return pram_inode_check_entry(pi, ino, why);
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_inode_check);
+
+/**
+ * pram_inode_deleted() - is @pi an inode unlinked while it was in use?
+ * @pi: an inode record
+ *
+ * unlink, rmdir and a rename over a name leave the inode with no links
+ * and no parent until its last user lets go, and eviction frees it. One
+ * found so at mount (a power cut came first) is to be freed; fsck.pramfs
+ * frees it too. A directory that still heads a list is not.
+ */
+bool pram_inode_deleted(const struct pram_inode *pi)
+{
+	return pi->i_mode && !pi->i_links_count && !pi->i_parent &&
+	       !(S_ISDIR(le16_to_cpu(pi->i_mode)) && pi->i_type.dir.head);
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_inode_deleted);
 
 /**
  * pram_time_pack() - encode a timestamp for the media

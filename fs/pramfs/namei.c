@@ -7,6 +7,9 @@
  * links: without ->link the VFS answers link(2) with EPERM. A symlink's
  * target is stored NUL-terminated in one block, named by the row block
  * field of its inode.
+ *
+ * Each operation is one transaction (tx.c): a power cut leaves it wholly
+ * done or not done at all.
  */
 #include <linux/slab.h>
 #include "pramfs.h"
@@ -87,11 +90,14 @@ static int pram_mknod(struct mnt_idmap *idmap, struct inode *dir,
 		      struct dentry *dentry, umode_t mode, dev_t rdev)
 {
 	struct inode *inode;
+	int err;
 
+	pram_tx_begin(dir->i_sb);
 	inode = pram_new_inode(idmap, dir, &dentry->d_name, mode, rdev);
-	if (IS_ERR(inode))
-		return PTR_ERR(inode);
-	return pram_instantiate(dir, dentry, inode);
+	err = IS_ERR(inode) ? PTR_ERR(inode) :
+	      pram_instantiate(dir, dentry, inode);
+	pram_tx_end(dir->i_sb);
+	return err;
 }
 
 static int pram_create(struct mnt_idmap *idmap, struct inode *dir,
@@ -144,16 +150,22 @@ static int pram_symlink(struct mnt_idmap *idmap, struct inode *dir,
 
 	if (len >= dir->i_sb->s_blocksize)
 		return -ENAMETOOLONG;
+	pram_tx_begin(dir->i_sb);
 	inode = pram_new_inode(idmap, dir, &dentry->d_name, S_IFLNK | 0777, 0);
-	if (IS_ERR(inode))
-		return PTR_ERR(inode);
+	if (IS_ERR(inode)) {
+		err = PTR_ERR(inode);
+		goto end_tx;
+	}
 	err = pram_write_symlink(inode, target, len);
 	if (err) {
 		clear_nlink(inode);
 		discard_new_inode(inode);
-		return err;
+		goto end_tx;
 	}
-	return pram_instantiate(dir, dentry, inode);
+	err = pram_instantiate(dir, dentry, inode);
+end_tx:
+	pram_tx_end(dir->i_sb);
+	return err;
 }
 
 /*
@@ -233,7 +245,7 @@ static void pram_entry_dropped(struct inode *dir, struct inode *inode)
 }
 
 /* unlink and rmdir: the VFS has checked which one the entry allows. */
-static int pram_unlink(struct inode *dir, struct dentry *dentry)
+static int pram_remove(struct inode *dir, struct dentry *dentry)
 {
 	struct inode *inode = d_inode(dentry);
 	struct pram_list_pos pos;
@@ -248,6 +260,16 @@ static int pram_unlink(struct inode *dir, struct dentry *dentry)
 	pram_entry_dropped(dir, inode);
 	pram_touch_dir(dir);
 	return 0;
+}
+
+static int pram_unlink(struct inode *dir, struct dentry *dentry)
+{
+	int err;
+
+	pram_tx_begin(dir->i_sb);
+	err = pram_remove(dir, dentry);
+	pram_tx_end(dir->i_sb);
+	return err;
 }
 
 /* A directory moved from @from to @to takes its ".." link along. */
@@ -379,19 +401,14 @@ done:
 	return 0;
 }
 
-static int pram_rename(struct mnt_idmap *idmap, struct inode *old_dir,
-		       struct dentry *old_dentry, struct inode *new_dir,
-		       struct dentry *new_dentry, unsigned int flags)
+static int pram_rename_one(struct inode *old_dir, struct dentry *old_dentry,
+			   struct inode *new_dir, struct dentry *new_dentry)
 {
 	struct inode *inode = d_inode(old_dentry);
 	struct inode *target = d_inode(new_dentry);
 	struct pram_rename_plan p = { old_dir, new_dir, inode, target };
 	int err;
 
-	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE))
-		return -EINVAL;
-	if (flags & RENAME_EXCHANGE)
-		return pram_exchange(old_dir, old_dentry, new_dir, new_dentry);
 	err = target ? pram_check_removable(target) : 0;
 	if (!err)
 		err = pram_find_stable(&p, pram_rename_find);
@@ -410,6 +427,23 @@ static int pram_rename(struct mnt_idmap *idmap, struct inode *old_dir,
 				&p.ma);
 	pram_renamed(inode, old_dir, new_dir);
 	return 0;
+}
+
+static int pram_rename(struct mnt_idmap *idmap, struct inode *old_dir,
+		       struct dentry *old_dentry, struct inode *new_dir,
+		       struct dentry *new_dentry, unsigned int flags)
+{
+	int err;
+
+	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE))
+		return -EINVAL;
+	pram_tx_begin(old_dir->i_sb);
+	if (flags & RENAME_EXCHANGE)
+		err = pram_exchange(old_dir, old_dentry, new_dir, new_dentry);
+	else
+		err = pram_rename_one(old_dir, old_dentry, new_dir, new_dentry);
+	pram_tx_end(old_dir->i_sb);
+	return err;
 }
 
 const struct inode_operations pram_dir_inode_operations = {

@@ -15,6 +15,7 @@
 #include <linux/sched.h>
 #include <linux/percpu.h>
 #include <linux/timekeeping.h>
+#include <linux/vmalloc.h>
 #include <asm/tlbflush.h>
 #include "pramfs.h"
 
@@ -116,6 +117,12 @@ void pram_unmap(struct super_block *sb)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
 
+	if (sbi->nvram_addr) {
+		/* A read-only mount that read an undone copy (tx.c). */
+		vfree(sbi->virt_addr);
+		sbi->virt_addr = sbi->nvram_addr;
+		sbi->nvram_addr = NULL;
+	}
 	if (!sbi->virt_addr)
 		return;
 	pram_wp_disable(sbi);
@@ -295,8 +302,11 @@ void *pram_wp_open(struct super_block *sb, void *addr, size_t len)
 	unsigned long pfn = PHYS_PFN(sbi->phys_addr + (target - sbi->virt_addr));
 	unsigned int n = DIV_ROUND_UP(offset_in_page(addr) + len, PAGE_SIZE), k;
 	struct pram_wp_pool *pool;
+	void *scratch = pram_crash_open(addr, len);
 	int i;
 
+	if (scratch)
+		return scratch;
 	if (!sbi->wp.enabled)
 		return addr;
 	if (WARN_ON_ONCE(n > PRAM_WP_MAX_PAGES))
@@ -336,6 +346,8 @@ void pram_wp_close_flushed(struct super_block *sb, void *waddr, size_t len)
 	struct pram_wp_pool *pool;
 	unsigned int i, n, k;
 
+	if (pram_crash_close(waddr))
+		return;
 	pmem_wmb();
 	if (!wp->enabled)
 		return;
@@ -363,6 +375,8 @@ void *pram_wp_target(struct super_block *sb, void *waddr)
 	struct pram_wp_pool *pool;
 	unsigned long off;
 
+	if (pram_crash_target(waddr))
+		return pram_crash_target(waddr);
 	if (!wp->enabled)
 		return waddr;
 	pool = this_cpu_ptr(wp->pools);
@@ -383,17 +397,18 @@ static void pram_wp_disable(struct pram_sb_info *sbi)
 
 void *pram_wp_open(struct super_block *sb, void *addr, size_t len)
 {
-	return addr;
+	return pram_crash_open(addr, len) ?: addr;
 }
 
 void pram_wp_close_flushed(struct super_block *sb, void *waddr, size_t len)
 {
-	pmem_wmb();
+	if (!pram_crash_close(waddr))
+		pmem_wmb();
 }
 
 void *pram_wp_target(struct super_block *sb, void *waddr)
 {
-	return waddr;
+	return pram_crash_target(waddr) ?: waddr;
 }
 
 #endif /* CONFIG_PRAMFS_WRITE_PROTECT */

@@ -10,6 +10,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/uidgid.h>
+#include <linux/xarray.h>
 #include "format.h"
 
 /* What the mount options asked for. */
@@ -63,9 +64,29 @@ struct pram_wp {
 	struct pram_wp_pool __percpu	*pools;
 };
 
+/* The most bytes one pram_tx_log() call saves: a block. */
+#define PRAM_TX_MAX_RANGE	PRAM_MAX_BLOCK_SIZE
+
+/* The open transaction (tx.c). */
+struct pram_tx {
+	bool			enabled;	/* a journal, mounted read-write */
+	struct mutex		lock;		/* one transaction at a time */
+	struct task_struct	*owner;		/* the task in it, under lock */
+	unsigned int		depth;		/* its nesting */
+	unsigned int		nofs;		/* memalloc_nofs_save() */
+	u32			gen;		/* j_gen: the open transaction */
+	u32			next;		/* its next free line */
+	unsigned int		nlogged;
+	struct {
+		u64	off;
+		u32	len;
+	}			logged[PRAM_JOURNAL_LINES];	/* its ranges */
+};
+
 struct pram_sb_info {
 	phys_addr_t		phys_addr;
 	void			*virt_addr;	/* the whole filesystem */
+	void			*nvram_addr;	/* its mapping, if virt_addr is a copy */
 	struct pram_super_block	*super;		/* the valid superblock copy */
 	u64			map_size;	/* bytes mapped and claimed */
 	struct pram_geometry	geo;
@@ -73,12 +94,15 @@ struct pram_sb_info {
 	struct mutex		s_lock;
 	u32			free_blocks;	/* under s_lock; see balloc.c */
 	u32			block_hint;	/* under s_lock */
+	struct xarray		reserved;	/* blocks held by writes, under s_lock */
+	unsigned long		nreserved;	/* how many */
 	u32			free_inodes;	/* under s_lock */
 	u32			inode_hint;	/* under s_lock */
 	/* writes of the superblock pair: the innermost lock */
 	struct mutex		super_lock;
 	struct mutex		record_lock[PRAM_RECORD_LOCKS];
 	struct pram_wp		wp;
+	struct pram_tx		tx;
 	struct pram_mount_opts	opts;
 };
 
@@ -88,6 +112,8 @@ struct pram_sb_info {
  *   head and tail in its inode and the links of its entries;
  * - a regular file's i_rwsem covers its block map and data, shared for
  *   reads;
+ * - tx.lock (tx.c) makes a transaction: taken inside the VFS's inode
+ *   locks and a directory's i_index_lock, outside everything below;
  * - s_lock covers the free counts and hints, the bitmap and the inode
  *   table;
  * - super_lock covers a write of the superblock pair
@@ -131,6 +157,28 @@ void *pram_wp_target(struct super_block *sb, void *waddr);
 struct pram_super_block *pram_super_begin(struct super_block *sb);
 void pram_super_commit(struct super_block *sb, struct pram_super_block *ps);
 
+/* crash.c: power cuts for the crash tests (CONFIG_PRAMFS_CRASH_TEST) */
+#ifdef CONFIG_PRAMFS_CRASH_TEST
+void *pram_crash_open(void *addr, size_t len);
+bool pram_crash_close(void *waddr);
+void *pram_crash_target(void *waddr);
+#else
+static inline void *pram_crash_open(void *addr, size_t len)
+{
+	return NULL;
+}
+
+static inline bool pram_crash_close(void *waddr)
+{
+	return false;
+}
+
+static inline void *pram_crash_target(void *waddr)
+{
+	return NULL;
+}
+#endif
+
 static inline void *pram_block_addr(struct super_block *sb, u32 block)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
@@ -138,9 +186,23 @@ static inline void *pram_block_addr(struct super_block *sb, u32 block)
 	return sbi->virt_addr + pram_block_offset(&sbi->geo, block);
 }
 
+/* tx.c */
+void pram_tx_init(struct super_block *sb);
+int pram_tx_load(struct super_block *sb);
+bool pram_tx_pending(struct super_block *sb);
+void pram_tx_enable(struct super_block *sb, bool rw);
+void pram_tx_begin(struct super_block *sb);
+void pram_tx_end(struct super_block *sb);
+void pram_tx_log(struct super_block *sb, const void *addr, size_t len);
+
 /* balloc.c: the allocators' glue, under s_lock */
 int pram_new_block(struct super_block *sb, u32 *block);
 int pram_new_blocks(struct super_block *sb, u32 *blocks, unsigned int n);
+int pram_reserve_blocks(struct super_block *sb, u32 *blocks, unsigned int n);
+void pram_claim_blocks(struct super_block *sb, const u32 *blocks,
+		       unsigned int n);
+void pram_unreserve_blocks(struct super_block *sb, const u32 *blocks,
+			   unsigned int n);
 void pram_free_blocks(struct super_block *sb, const u32 *blocks,
 		      unsigned int n);
 int pram_new_ino(struct super_block *sb, umode_t mode, u32 *ino);
@@ -156,6 +218,7 @@ int pram_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
 u32 pram_row_block(struct inode *inode);
 long pram_data_block(struct inode *inode, u64 fblock);
 void pram_free_data(struct inode *inode);
+void pram_finish_truncate(struct inode *inode);
 
 /* mmap.c */
 extern const struct address_space_operations pram_aops;
@@ -165,6 +228,8 @@ void pram_mmap_written(struct inode *inode, loff_t pos, size_t len,
 
 /* inode.c */
 struct inode *pram_iget(struct super_block *sb, u32 ino);
+unsigned int pram_finish_orphans(struct super_block *sb,
+				 unsigned int *truncated);
 struct pram_inode *pram_get_inode(struct super_block *sb, u32 ino);
 void pram_evict_inode(struct inode *inode);
 int pram_inode_cache_init(void);

@@ -11,7 +11,8 @@
  * s_blocksize bytes; block b starts at byte b * s_blocksize. Block 0
  * holds the superblock (bytes 0-127) and its redundant copy (128-255);
  * the inode table follows at byte 256, then the block bitmap (whole
- * blocks), then the data blocks.
+ * blocks), then the undo journal (PRAM_FEATURE_INCOMPAT_JOURNAL), then
+ * the data blocks.
  *
  * Inode number n lives at byte n * 128, so 0 and 1 name the two
  * superblock copies and are never valid inodes; 2 is the root directory.
@@ -44,11 +45,17 @@
 /*
  * Feature flags. A kernel that meets an unknown incompat bit refuses the
  * mount; an unknown ro_compat bit allows only a read-only mount; compat
- * bits may be ignored. None are defined by revision 1.
+ * bits may be ignored.
+ *
+ * INCOMPAT_JOURNAL: the undo journal below is at block s_journal, and
+ * may hold an operation that a power cut left half done; a kernel that
+ * cannot undo it must not mount the filesystem.
  */
+#define PRAM_FEATURE_INCOMPAT_JOURNAL	0x0001
+
 #define PRAM_FEATURE_COMPAT_SUPP	0
 #define PRAM_FEATURE_RO_COMPAT_SUPP	0
-#define PRAM_FEATURE_INCOMPAT_SUPP	0
+#define PRAM_FEATURE_INCOMPAT_SUPP	PRAM_FEATURE_INCOMPAT_JOURNAL
 
 /*
  * s_state. CLEAN is set by a clean unmount (or a remount read-only) and
@@ -59,8 +66,13 @@
 #define PRAM_STATE_CLEAN	0x0001
 #define PRAM_STATE_ERRORS	0x0002
 
-/* i_flags: no flag is defined yet, so any bit set is corruption. */
-#define PRAM_INODE_FLAGS_KNOWN	0
+/*
+ * i_flags. TRUNCATE: a truncate to i_size is under way; the blocks past
+ * it are still to go (set and cleared with the journal only, which a
+ * kernel that knows the flag recovers). Any other bit is corruption.
+ */
+#define PRAM_INODE_TRUNCATE	0x0001
+#define PRAM_INODE_FLAGS_KNOWN	PRAM_INODE_TRUNCATE
 
 /*
  * Timestamps: one __le64 each, seconds since the epoch (signed, 34 bits:
@@ -96,7 +108,7 @@ struct pram_super_block {
 	__le64	s_wtime;		/*  80 last superblock write */
 	__le16	s_state;		/*  88 PRAM_STATE_* */
 	__le16	s_reserved;		/*  90 zero */
-	__le32	s_journal;		/*  92 reserved (journal), zero */
+	__le32	s_journal;		/*  92 journal's first block, or 0 */
 	__u8	s_uuid[16];		/*  96 set at init= */
 	char	s_volume_name[16];	/* 112 */
 };					/* 128 bytes */
@@ -142,5 +154,43 @@ struct pram_inode {
 	__le32	i_parent;		/*  76 inode of the directory */
 	char	i_name[PRAM_NAME_LEN];	/*  80 NUL-padded */
 };					/* 128 bytes */
+
+/*
+ * The undo journal: PRAM_JOURNAL_SIZE bytes from block s_journal, in
+ * lines of 64 bytes (one cache line each). Line 0 is the head. An
+ * operation that changes several byte ranges is a transaction: before
+ * each range changes, its old contents go to the next lines, one entry
+ * per 44 bytes, and are made durable; then the range changes in place;
+ * the transaction commits when j_gen moves on (one aligned 4-byte
+ * store). Entries are valid only while their e_gen is j_gen: the entries
+ * of a committed transaction are stale at once, without being cleared.
+ *
+ * Recovery after a power cut undoes the valid entries from line 1 on,
+ * the last first, then moves j_gen on: the operation that was cut is
+ * wholly undone. An entry whose checksum fails was being written when
+ * the power went, so nothing it covers had changed yet, and the valid
+ * entries end there.
+ */
+#define PRAM_JOURNAL_SIZE	16384
+#define PRAM_JOURNAL_LINE	64
+#define PRAM_JOURNAL_LINES	(PRAM_JOURNAL_SIZE / PRAM_JOURNAL_LINE)
+#define PRAM_JOURNAL_MAGIC	0x4A524D50	/* "PMRJ" */
+#define PRAM_JOURNAL_DATA	44		/* old bytes in one entry */
+
+struct pram_journal_head {
+	__le32	j_magic;		/*   0 PRAM_JOURNAL_MAGIC */
+	__le32	j_gen;			/*   4 the open transaction */
+	__le32	j_lines;		/*   8 PRAM_JOURNAL_LINES */
+	__u8	j_reserved[52];		/*  12 zero */
+};					/* 64 bytes */
+
+struct pram_journal_entry {
+	__le32	e_csum;			/*   0 crc32c of bytes 4..63 */
+	__le32	e_gen;			/*   4 j_gen when it was written */
+	__le64	e_offset;		/*   8 byte offset of the range */
+	__le16	e_len;			/*  16 1..PRAM_JOURNAL_DATA */
+	__le16	e_line;			/*  18 its own line number */
+	__u8	e_old[PRAM_JOURNAL_DATA]; /* 20 the range's old contents */
+};					/* 64 bytes */
 
 #endif /* _PRAMFS_FS_H */

@@ -248,6 +248,7 @@ static void pram_format_media(struct super_block *sb)
 	base = pram_wp_open(sb, base, meta);
 	memset(base, 0, pram_block_offset(g, g->bitmap_start));
 	pram_bitmap_format(base + pram_block_offset(g, g->bitmap_start), g);
+	pram_journal_format(base + pram_journal_offset(g));
 	pram_init_root(sb, base + pram_ino_offset(PRAM_ROOT_INO));
 	pram_wp_close(sb, base, meta);
 
@@ -265,7 +266,7 @@ static int pram_format(struct super_block *sb, struct fs_context *fc)
 	int err;
 
 	err = pram_geometry_compute(&sbi->geo, opts->init_size, opts->blocksize,
-				    opts->bpi, opts->ninodes, &why);
+				    opts->bpi, opts->ninodes, true, &why);
 	if (err)
 		return invalfc(fc, "init=%llu: %s", opts->init_size, why);
 	err = pram_map(sb, sbi->geo.size);
@@ -430,15 +431,35 @@ static void pram_init_sb(struct super_block *sb)
 	sb->s_max_links = PRAM_LINK_MAX;
 	snprintf(sb->s_id, sizeof(sb->s_id), "pram@%llx", (u64)sbi->phys_addr);
 	mutex_init(&sbi->s_lock);
+	xa_init(&sbi->reserved);
 	mutex_init(&sbi->super_lock);
 	for (i = 0; i < PRAM_RECORD_LOCKS; i++)
 		mutex_init(&sbi->record_lock[i]);
+	pram_tx_init(sb);
+}
+
+/*
+ * After an unclean stop: finish the evictions the cut interrupted, and
+ * say in one line what recovery did.
+ */
+static void pram_recover(struct super_block *sb, int undone, bool clean)
+{
+	unsigned int freed = 0, truncated = 0;
+
+	if (sb_rdonly(sb))
+		return;
+	if (!clean)
+		freed = pram_finish_orphans(sb, &truncated);
+	if (undone || freed || truncated)
+		pram_info(sb, "recovered %d operations (%d ranges undone), finished %u orphans (%u deleted, %u truncates)",
+			  !!undone, undone, freed + truncated, freed, truncated);
 }
 
 static int pram_fill_super(struct super_block *sb, struct fs_context *fc)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
-	int err;
+	int undone, err;
+	bool clean;
 
 	sbi->opts = *(struct pram_mount_opts *)fc->fs_private;
 	sbi->phys_addr = sbi->opts.physaddr;
@@ -450,7 +471,10 @@ static int pram_fill_super(struct super_block *sb, struct fs_context *fc)
 		err = pram_wp_enable(sb);
 	if (err)
 		return err;
+	/* Undo a cut operation before anything reads what it changed. */
+	undone = pram_tx_load(sb);
 	pram_load_counts(sb);
+	clean = le16_to_cpu(sbi->super->s_state) & PRAM_STATE_CLEAN;
 	if (le16_to_cpu(sbi->super->s_state) & PRAM_STATE_ERRORS)
 		pram_warn(sb, "the filesystem has errors: run fsck.pramfs");
 	sb->s_blocksize = sbi->geo.blocksize;
@@ -459,6 +483,7 @@ static int pram_fill_super(struct super_block *sb, struct fs_context *fc)
 	err = pram_make_root(sb, fc);
 	if (err)
 		return err;
+	pram_recover(sb, undone, clean);
 	if (!sbi->opts.init_size && (sbi->opts.given & PRAM_ROOT_OPTS)) {
 		if (sb_rdonly(sb))
 			return invalfc(fc, "mode=, uid= and gid= need a read-write mount");
@@ -498,6 +523,9 @@ static int pram_reconfigure(struct fs_context *fc)
 		return invalfc(fc, "unknown ro_compat features: mount read-only");
 	if ((opts->given & PRAM_ROOT_OPTS) && (fc->sb_flags & SB_RDONLY))
 		return invalfc(fc, "mode=, uid= and gid= need a read-write mount");
+	/* What a read-only mount shows cannot be undone under it. */
+	if (to_rw && pram_tx_pending(sb))
+		return invalfc(fc, "the journal holds an operation cut by a power loss: unmount, then mount read-write");
 	sync_filesystem(sb);
 	if (to_rw && pram_super(sb) != sbi->virt_addr)
 		pram_repair_super(sb);
@@ -505,10 +533,14 @@ static int pram_reconfigure(struct fs_context *fc)
 	pram_keep_root_opts(&sbi->opts, opts);
 	if (opts->given & PRAM_OPT_ERRORS)
 		sbi->opts.errors = opts->errors;
-	if (to_rw)
+	if (to_rw) {
+		pram_tx_enable(sb, true);
 		pram_count_mount(sb);
-	if (to_ro)
+	}
+	if (to_ro) {
 		pram_sync_counts(sb, true);
+		pram_tx_enable(sb, false);
+	}
 	return 0;
 }
 
@@ -623,6 +655,7 @@ static void pram_kill_sb(struct super_block *sb)
 
 	kill_anon_super(sb);
 	if (sbi) {
+		xa_destroy(&sbi->reserved);
 		pram_unmap(sb);
 		kfree(sbi);
 	}
@@ -654,6 +687,10 @@ static void __init pram_check_layout(void)
 	BUILD_BUG_ON(offsetof(struct pram_inode, i_next) != 68);
 	BUILD_BUG_ON(offsetof(struct pram_inode, i_name) != 80);
 	BUILD_BUG_ON(PRAM_ROOT_INO != 2);
+	BUILD_BUG_ON(sizeof(struct pram_journal_head) != PRAM_JOURNAL_LINE);
+	BUILD_BUG_ON(sizeof(struct pram_journal_entry) != PRAM_JOURNAL_LINE);
+	BUILD_BUG_ON(offsetof(struct pram_journal_entry, e_old) != 20);
+	BUILD_BUG_ON(PRAM_JOURNAL_SIZE % PRAM_MAX_BLOCK_SIZE);
 }
 
 static int __init pram_init(void)

@@ -656,6 +656,7 @@ TEST_F(crafted, size_past_the_nvram_is_refused)
 	sb_set(img, SB_SIZE_FIELD, 8, size);
 	sb_set(img, SB_BLOCKS, 4, g.blocks);
 	sb_set(img, SB_BITMAP_BLOCKS, 4, g.bitmap_blocks);
+	sb_set(img, SB_JOURNAL, 4, g.journal_start);
 	munmap(img, self->nv.size);
 	hash = nvram_hash(&self->nv);
 	EXPECT_EQ(EBUSY, mount_again(&self->nv, 0, ""));

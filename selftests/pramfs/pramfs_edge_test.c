@@ -153,7 +153,10 @@ static void expect_sane_superblock(struct __test_metadata *_metadata,
 	ASSERT_NE(NULL, img);
 	inodes = sb_get(img, SB_INODES, 4);
 	blocks = sb_get(img, SB_BLOCKS, 4);
-	data = sb_get(img, SB_BITMAP_START, 4) + sb_get(img, SB_BITMAP_BLOCKS, 4);
+	data = sb_get(img, SB_BITMAP_START, 4) + sb_get(img, SB_BITMAP_BLOCKS, 4) +
+	       JOURNAL_BYTES / sb_get(img, SB_BLOCKSIZE, 4);
+	EXPECT_EQ(data - JOURNAL_BYTES / sb_get(img, SB_BLOCKSIZE, 4),
+		  sb_get(img, SB_JOURNAL, 4));
 	EXPECT_LE(ROOT_INO, sb_get(img, SB_INODE_HINT, 4));
 	EXPECT_GT(ROOT_INO + inodes, sb_get(img, SB_INODE_HINT, 4));
 	EXPECT_LE(data, sb_get(img, SB_BLOCK_HINT, 4));

@@ -125,12 +125,16 @@ static inline uint64_t block_off(const uint8_t *nv, uint32_t block)
 }
 
 /*
- * The geometry the documentation gives for a filesystem of @size bytes:
- * an independent oracle for the kernel's pram_geometry_compute().
+ * The geometry the documentation gives for a filesystem of @size bytes
+ * as init= makes it (with the 16 KiB undo journal after the bitmap): an
+ * independent oracle for the kernel's pram_geometry_compute().
  */
+#define JOURNAL_BYTES	16384
+
 struct geometry {
 	unsigned long long blocks, inodes, data_start;
 	unsigned long long bitmap_start, bitmap_blocks;
+	unsigned long long journal_start;
 };
 
 static inline int geometry(unsigned long long size, unsigned int bs,
@@ -149,7 +153,8 @@ static inline int geometry(unsigned long long size, unsigned int bs,
 	g->inodes = (itable_end - 256) / 128;
 	g->bitmap_start = itable_end >> bits;
 	g->bitmap_blocks = ((g->blocks + 7) / 8 + bs - 1) / bs;
-	g->data_start = g->bitmap_start + g->bitmap_blocks;
+	g->journal_start = g->bitmap_start + g->bitmap_blocks;
+	g->data_start = g->journal_start + JOURNAL_BYTES / bs;
 	return g->data_start < g->blocks ? 0 : -1;
 }
 

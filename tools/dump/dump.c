@@ -62,6 +62,7 @@ static void print_super(const struct pram_super_block *ps, const char *which,
 	       le32_to_cpu(ps->s_free_blocknr_hint));
 	printf("%-22s %u, %u blocks\n", "bitmap at block",
 	       le32_to_cpu(ps->s_bitmap_start), le32_to_cpu(ps->s_bitmap_blocks));
+	printf("%-22s %u\n", "journal at block", le32_to_cpu(ps->s_journal));
 	printf("%-22s %u\n", "mount count", le32_to_cpu(ps->s_mount_count));
 	print_time("last mount", ps->s_mtime);
 	print_time("last write", ps->s_wtime);

@@ -150,6 +150,7 @@ int main(int argc, char **argv)
 	if (f.mode != FSCK_PREEN)
 		printf("fsck.pramfs %s: %s\n", PRAM_TOOLS_VERSION, f.img.name);
 	fsck_pass0(&f);
+	fsck_journal(&f);
 	state = le16_to_cpu(f.img.sb->s_state);
 	if ((state & PRAM_STATE_CLEAN) && !(state & PRAM_STATE_ERRORS) &&
 	    !f.force && !f.left) {

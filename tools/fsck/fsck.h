@@ -30,6 +30,8 @@ enum problem {
 	PR_SB_PRIMARY,		/* the primary is bad, the copy good */
 	PR_SB_COPY,		/* the copy is bad or differs */
 	PR_SB_REBUILD,		/* neither valid: rebuild from size, bs, inodes */
+	PR_JOURNAL_HEAD,	/* the journal's head is bad */
+	PR_JOURNAL_UNDO,	/* an operation a power cut left half done */
 	PR_FREE_DIRTY,		/* a free slot that is not all zeros */
 	PR_INODE_BAD,		/* an inode that fails its checks */
 	PR_INODE_CSUM,		/* only the checksum is wrong */
@@ -90,6 +92,7 @@ void fsck_note(struct fsck *f, const char *fmt, ...)
 
 /* the passes */
 int fsck_pass0(struct fsck *f);
+void fsck_journal(struct fsck *f);
 void fsck_pass1(struct fsck *f);
 void fsck_pass1b(struct fsck *f);
 void fsck_pass2(struct fsck *f);

@@ -21,6 +21,8 @@ static const struct {
 	[PR_SB_PRIMARY]		= { "Repair it from the copy", PREEN },
 	[PR_SB_COPY]		= { "Write it from the primary", PREEN },
 	[PR_SB_REBUILD]		= { "Rebuild the superblocks", 0 },
+	[PR_JOURNAL_HEAD]	= { "Make the journal empty", PREEN },
+	[PR_JOURNAL_UNDO]	= { "Undo it", PREEN },
 	[PR_FREE_DIRTY]		= { "Clear it", PREEN },
 	[PR_INODE_BAD]		= { "Clear it", 0 },
 	[PR_INODE_CSUM]		= { "Fix the checksum", PREEN },

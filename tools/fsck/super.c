@@ -24,7 +24,7 @@ static void rebuild(struct pram_image *img)
 	ps->s_bitmap_start = cpu_to_le32(g->bitmap_start);
 	ps->s_bitmap_blocks = cpu_to_le32(g->bitmap_blocks);
 	ps->s_reserved = 0;
-	ps->s_journal = 0;
+	ps->s_journal = cpu_to_le32(g->journal_start);
 	pram_img_super_commit(img);
 }
 

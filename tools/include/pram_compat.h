@@ -81,6 +81,17 @@ struct timespec64 {
 	long	tv_nsec;
 };
 
+/* The first byte of [@p, @p + @n) that is not @c, or NULL. */
+static inline void *memchr_inv(const void *p, int c, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (; n; n--, b++)
+		if (*b != (unsigned char)c)
+			return (void *)b;
+	return NULL;
+}
+
 static inline bool is_power_of_2(unsigned long n)
 {
 	return n && !(n & (n - 1));

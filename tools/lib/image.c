@@ -154,7 +154,9 @@ static int pram_sb_salvageable(struct pram_image *img,
 		return -EINVAL;
 	if (pram_geometry_compute(g, le64_to_cpu(ps->s_size),
 				  le32_to_cpu(ps->s_blocksize), 0,
-				  le32_to_cpu(ps->s_inodes_count), &why) ||
+				  le32_to_cpu(ps->s_inodes_count),
+				  le32_to_cpu(ps->s_feature_incompat) &
+				  PRAM_FEATURE_INCOMPAT_JOURNAL, &why) ||
 	    g->inodes_count != le32_to_cpu(ps->s_inodes_count) ||
 	    g->size > img->size)
 		return -EINVAL;

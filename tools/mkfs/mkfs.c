@@ -26,6 +26,7 @@ __noreturn static void usage(int status)
 		"  -L LABEL    volume label, up to 16 bytes\n"
 		"  -U UUID     the UUID (default: random)\n"
 		"  -d DIR      copy the tree under DIR into the new filesystem\n"
+		"  -O ^journal without the undo journal, as revision 1 made them\n"
 		"  -q          quiet\n");
 	exit(status);
 }
@@ -72,7 +73,7 @@ static void parse(int argc, char **argv, struct mkfs_opts *o)
 	o->mode = PRAM_DEF_ROOT_MODE;
 	o->uid = getuid();
 	o->gid = getgid();
-	while ((c = getopt_long(argc, argv, "b:i:N:m:u:g:L:U:d:qh", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:i:N:m:u:g:L:U:d:O:qh", longs, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			parse_number("-b", optarg, &v, true);
@@ -122,6 +123,11 @@ static void parse(int argc, char **argv, struct mkfs_opts *o)
 		case 'q':
 			o->quiet = true;
 			break;
+		case 'O':
+			if (strcmp(optarg, "^journal") && strcmp(optarg, "journal"))
+				pram_die("-O %s: the only feature is journal", optarg);
+			o->nojournal = optarg[0] == '^';
+			break;
 		case 'P':
 		case 'S':
 			if (pram_target_option(&o->target, c == 'P' ? "phys" : "size",
@@ -149,7 +155,7 @@ static void parse(int argc, char **argv, struct mkfs_opts *o)
 
 /*
  * Everything but the superblock pair, which stays zero until the end: the
- * inode table (the root in it), the bitmap. As the kernel's
+ * inode table (the root in it), the bitmap, the journal. As the kernel's
  * pram_format_media().
  */
 static void format(struct pram_image *img, struct mkfs_opts *o,
@@ -159,6 +165,8 @@ static void format(struct pram_image *img, struct mkfs_opts *o,
 
 	memset(img->base, 0, pram_block_offset(g, g->bitmap_start));
 	pram_bitmap_format(pram_img_bitmap(img), g);
+	if (g->journal_blocks)
+		pram_journal_format(img->base + pram_journal_offset(g));
 	pram_root_format(pram_img_inode(img, PRAM_ROOT_INO), o->mode, o->uid,
 			 o->gid, pram_time_now());
 	memset(sb, 0, sizeof(*sb));
@@ -205,7 +213,8 @@ int main(int argc, char **argv)
 	if (err)
 		pram_die("%s: %s", o.target.path ?: "/dev/mem", strerror(-err));
 	size = img.size;
-	if (pram_geometry_compute(&img.geo, size, o.blocksize, o.bpi, o.ninodes, &why))
+	if (pram_geometry_compute(&img.geo, size, o.blocksize, o.bpi, o.ninodes,
+				  !o.nojournal, &why))
 		pram_die("init=%llu: %s", (unsigned long long)size, why);
 	format(&img, &o, &sb);
 	pram_build_start(&b, &img);

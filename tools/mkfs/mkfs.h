@@ -16,6 +16,7 @@ struct mkfs_opts {
 	bool			uuid_given;
 	const char		*tree;		/* -d */
 	bool			quiet;
+	bool			nojournal;	/* -O ^journal */
 };
 
 int pram_populate(struct pram_builder *b, const struct mkfs_opts *o);

@@ -48,4 +48,6 @@ errors-flag 1 -
 deleted 1 f5
 orphan-dir 4 b
 sb-copy-stale 1 -
-two-breaks 1 -"
+two-breaks 1 -
+journal-undo 1 -
+journal-head 1 -"

@@ -281,6 +281,38 @@ static void c_errors_flag(void)
 	}
 }
 
+static struct pram_journal_head *jhead(void)
+{
+	return (void *)(img.base + pram_journal_offset(&img.geo));
+}
+
+/*
+ * A power cut in the middle of a change of /a/f3's record: its old
+ * contents are in the journal, of the open transaction, and the record
+ * has its new name.
+ */
+static void c_journal_undo(void)
+{
+	struct pram_journal_entry *e = (void *)jhead();
+	u32 f3 = ino("/a/f3"), gen = le32_to_cpu(jhead()->j_gen), i, n;
+	u64 off = pram_ino_offset(f3);
+
+	for (i = 0; i * PRAM_JOURNAL_DATA < PRAM_INODE_SIZE; i++) {
+		n = min_t(u32, PRAM_INODE_SIZE - i * PRAM_JOURNAL_DATA,
+			  PRAM_JOURNAL_DATA);
+		pram_journal_fill(&e[1 + i], gen, 1 + i, off + i * PRAM_JOURNAL_DATA,
+				  img.base + off + i * PRAM_JOURNAL_DATA, n);
+	}
+	memset(rec(f3)->i_name, 0, PRAM_NAME_LEN);
+	memcpy(rec(f3)->i_name, "cut", 3);
+	resum(f3);
+}
+
+static void c_journal_head(void)
+{
+	jhead()->j_magic = 0;
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -298,7 +330,8 @@ static const struct {
 	{ "leaked", c_leaked },		{ "orphan", c_orphan },
 	{ "errors-flag", c_errors_flag }, { "deleted", c_deleted },
 	{ "orphan-dir", c_orphan_dir },	{ "sb-copy-stale", c_sb_copy_stale },
-	{ "two-breaks", c_two_breaks },
+	{ "two-breaks", c_two_breaks },	{ "journal-undo", c_journal_undo },
+	{ "journal-head", c_journal_head },
 };
 
 int main(int argc, char **argv)

@@ -137,6 +137,14 @@ says "no usable superblock" "fsck of zeros" "$FSCK" -n "$work/zero.img"
 expect 16 "fsck -n -y" "$FSCK" -n -y "$work/base.img"
 expect 0 "fsck of a clean image without -f" "$FSCK" -n "$work/base.img"
 
+# ---- the journal: mkfs makes one unless -O ^journal ----
+"$MKFS" -q "$work/j.img" 1M && "$MKFS" -q -O ^journal "$work/nj.img" 1M
+if "$DUMP" "$work/j.img" | grep -qE "^journal at block +[1-9]" &&
+   "$DUMP" "$work/nj.img" | grep -qE "^journal at block +0$"; then ok
+else bad "mkfs: a journal by default, none with -O ^journal"; fi
+expect 0 "fsck -fn without a journal" "$FSCK" -fn "$work/nj.img"
+says "the only feature is journal" "mkfs -O bogus" "$MKFS" -O bogus "$work/x" 1M
+
 # ---- pramfs-dump ----
 "$MKFS" -q -L board -U 01234567-89ab-cdef-0123-456789abcdef "$work/l.img" 1M
 if "$DUMP" "$work/l.img" | grep -q "volume name *board" &&

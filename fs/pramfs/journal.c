@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * PRAMFS undo journal: pure code over its lines, in memory or in the
+ * mapping. pramfs_fs.h describes the format; tx.c writes transactions
+ * and runs recovery in the kernel, fsck.pramfs runs the same recovery
+ * on an image. Nothing here stores to the NVRAM but
+ * pram_journal_format(), whose caller has opened the window.
+ */
+#include <linux/crc32.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include "format.h"
+
+#define PRAM_JOURNAL_CSUM_SKIP	sizeof(__le32)
+
+static u32 pram_journal_entry_csum(const struct pram_journal_entry *e)
+{
+	return __crc32c_le(~0, (const u8 *)e + PRAM_JOURNAL_CSUM_SKIP,
+			   PRAM_JOURNAL_LINE - PRAM_JOURNAL_CSUM_SKIP);
+}
+
+/**
+ * pram_journal_format() - an empty journal
+ * @area: the journal's first byte, PRAM_JOURNAL_SIZE bytes
+ */
+void pram_journal_format(void *area)
+{
+	struct pram_journal_head *h = area;
+
+	memset(area, 0, PRAM_JOURNAL_SIZE);
+	h->j_magic = cpu_to_le32(PRAM_JOURNAL_MAGIC);
+	h->j_gen = cpu_to_le32(1);
+	h->j_lines = cpu_to_le32(PRAM_JOURNAL_LINES);
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_journal_format);
+
+/**
+ * pram_journal_check_head() - validate the journal's head
+ * @h: the head
+ * @why: on error, the reason
+ *
+ * Return: 0, or -EUCLEAN.
+ */
+int pram_journal_check_head(const struct pram_journal_head *h,
+			    const char **why)
+{
+	if (le32_to_cpu(h->j_magic) != PRAM_JOURNAL_MAGIC) {
+		*why = "bad journal magic";
+		return -EUCLEAN;
+	}
+	if (le32_to_cpu(h->j_lines) != PRAM_JOURNAL_LINES ||
+	    memchr_inv(h->j_reserved, 0, sizeof(h->j_reserved))) {
+		*why = "bad journal head";
+		return -EUCLEAN;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_journal_check_head);
+
+/**
+ * pram_journal_fill() - fill in an entry for @len old bytes at @offset
+ * @e: the entry, a whole line
+ * @gen: the open transaction's generation
+ * @line: the entry's line number
+ * @offset: where the bytes are, from the start of the filesystem
+ * @old: their contents now, before the change
+ * @len: 1 to PRAM_JOURNAL_DATA
+ */
+void pram_journal_fill(struct pram_journal_entry *e, u32 gen, u32 line,
+		       u64 offset, const void *old, u32 len)
+{
+	memset(e, 0, sizeof(*e));
+	e->e_gen = cpu_to_le32(gen);
+	e->e_offset = cpu_to_le64(offset);
+	e->e_len = cpu_to_le16(len);
+	e->e_line = cpu_to_le16(line);
+	memcpy(e->e_old, old, len);
+	e->e_csum = cpu_to_le32(pram_journal_entry_csum(e));
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_journal_fill);
+
+/*
+ * The ranges an entry may restore: the superblocks, the inode table and
+ * the bitmap, or the data area (block maps, symlink targets), never the
+ * journal itself, and never past the end.
+ */
+static bool pram_journal_range_ok(const struct pram_geometry *g, u64 off,
+				  u32 len)
+{
+	u64 jstart = pram_journal_offset(g);
+	u64 data = (u64)g->data_start << g->blocksize_bits;
+
+	if (off + len < off || off + len > g->size)
+		return false;
+	return off + len <= jstart || off >= data;
+}
+
+/**
+ * pram_journal_entry_valid() - is @e an entry of transaction @gen?
+ * @e: the entry
+ * @gen: the transaction
+ * @line: the line @e was read from
+ * @g: the geometry, to bound what the entry restores
+ */
+bool pram_journal_entry_valid(const struct pram_journal_entry *e, u32 gen,
+			      u32 line, const struct pram_geometry *g)
+{
+	u32 len = le16_to_cpu(e->e_len);
+
+	return le32_to_cpu(e->e_csum) == pram_journal_entry_csum(e) &&
+	       le32_to_cpu(e->e_gen) == gen && le16_to_cpu(e->e_line) == line &&
+	       len && len <= PRAM_JOURNAL_DATA &&
+	       pram_journal_range_ok(g, le64_to_cpu(e->e_offset), len);
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_journal_entry_valid);
+
+/**
+ * pram_journal_pending() - how many entries an undo would restore
+ * @area: the journal
+ * @g: the geometry
+ *
+ * Return: the valid entries of the open transaction, 0 if it changed
+ * nothing, or -EUCLEAN for a bad head.
+ */
+int pram_journal_pending(const void *area, const struct pram_geometry *g)
+{
+	const struct pram_journal_head *h = area;
+	const struct pram_journal_entry *e = area;
+	const char *why;
+	u32 gen, line;
+
+	if (pram_journal_check_head(h, &why))
+		return -EUCLEAN;
+	gen = le32_to_cpu(h->j_gen);
+	for (line = 1; line < PRAM_JOURNAL_LINES; line++)
+		if (!pram_journal_entry_valid(&e[line], gen, line, g))
+			break;
+	return line - 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_journal_pending);
+
+/**
+ * pram_journal_undo() - undo the open transaction
+ * @area: the journal
+ * @g: the geometry
+ * @fn: called with each entry's range and old bytes, the last entry first
+ * @arg: for @fn
+ *
+ * A range logged twice is restored twice, the older bytes last. The
+ * caller makes the restored bytes durable, then commits (moves j_gen on)
+ * so that the undo is not done again.
+ *
+ * Return: the entries undone, or -EUCLEAN for a bad head.
+ */
+int pram_journal_undo(const void *area, const struct pram_geometry *g,
+		      pram_journal_undo_fn fn, void *arg)
+{
+	const struct pram_journal_entry *e = area;
+	int n = pram_journal_pending(area, g), line;
+
+	for (line = n; line >= 1; line--)
+		fn(arg, le64_to_cpu(e[line].e_offset), e[line].e_old,
+		   le16_to_cpu(e[line].e_len));
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_journal_undo);

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * PRAMFS transactions: the undo journal's glue (the format is in
+ * pramfs_fs.h, the pure code in journal.c).
+ *
+ * A namespace or attribute operation runs between pram_tx_begin() and
+ * pram_tx_end(). Each record helper (pram_record_begin(), the bitmap
+ * and block-map stores) calls pram_tx_log() with the bytes it is about
+ * to change: their old contents go to the journal and are made durable
+ * before the change is made in place. pram_tx_end() commits. A power cut
+ * before the commit leaves entries that the next read-write mount undoes,
+ * so the operation is wholly done or not at all.
+ *
+ * One transaction at a time per filesystem (tx_lock): transactions never
+ * interleave, so undoing the open one restores exactly the state the
+ * last commit left. Transactions nest within one task: an operation that
+ * evicts an inode or calls another helper that begins one runs it inside
+ * its own. tx_lock is taken outside s_lock, the record locks and
+ * super_lock, and inside the VFS's inode locks; no one holds it while
+ * waiting on user memory.
+ *
+ * A filesystem without the journal (made by an older revision) runs the
+ * same code with nothing logged, as before.
+ */
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/vmalloc.h>
+#include "pramfs.h"
+
+static struct pram_journal_head *pram_journal_head(struct super_block *sb)
+{
+	return pram_block_addr(sb, PRAM_SB(sb)->geo.journal_start);
+}
+
+/**
+ * pram_tx_begin() - begin a transaction, or nest in this task's
+ * @sb: the superblock, mounted read-write
+ */
+void pram_tx_begin(struct super_block *sb)
+{
+	struct pram_tx *tx = &PRAM_SB(sb)->tx;
+
+	if (!tx->enabled)
+		return;
+	if (tx->owner == current) {
+		tx->depth++;
+		return;
+	}
+	mutex_lock(&tx->lock);
+	tx->owner = current;
+	tx->depth = 1;
+	/* Reclaim must not evict a PRAMFS inode, which would need tx.lock. */
+	tx->nofs = memalloc_nofs_save();
+}
+
+/* Move j_gen on: the entries written are stale, the changes stay. */
+static void pram_tx_commit(struct super_block *sb)
+{
+	struct pram_tx *tx = &PRAM_SB(sb)->tx;
+	struct pram_journal_head *h;
+
+	if (tx->next == 1)
+		return;
+	h = pram_wp_open(sb, pram_journal_head(sb), sizeof(*h));
+	WRITE_ONCE(h->j_gen, cpu_to_le32(tx->gen + 1));
+	pram_wp_close(sb, h, sizeof(*h));
+	tx->gen++;
+	tx->next = 1;
+	tx->nlogged = 0;
+}
+
+/**
+ * pram_tx_end() - end a transaction: the outermost one commits
+ * @sb: the superblock
+ */
+void pram_tx_end(struct super_block *sb)
+{
+	struct pram_tx *tx = &PRAM_SB(sb)->tx;
+
+	if (!tx->enabled)
+		return;
+	if (WARN_ON_ONCE(tx->owner != current))
+		return;
+	if (--tx->depth)
+		return;
+	pram_tx_commit(sb);
+	tx->owner = NULL;
+	memalloc_nofs_restore(tx->nofs);
+	mutex_unlock(&tx->lock);
+}
+
+/* Is [@off, @off + @len) inside a range this transaction logged? */
+static bool pram_tx_logged(struct pram_tx *tx, u64 off, u32 len)
+{
+	unsigned int i;
+
+	for (i = 0; i < tx->nlogged; i++)
+		if (off >= tx->logged[i].off &&
+		    off + len <= tx->logged[i].off + tx->logged[i].len)
+			return true;
+	return false;
+}
+
+/**
+ * pram_tx_log() - save the bytes at @addr before they change
+ * @sb: the superblock
+ * @addr: the first byte, in the NVRAM mapping
+ * @len: how many, at most PRAM_TX_MAX_RANGE
+ *
+ * Outside a transaction (a mount-time repair, a filesystem without the
+ * journal) this does nothing. The entries are durable when it returns.
+ */
+void pram_tx_log(struct super_block *sb, const void *addr, size_t len)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+	struct pram_tx *tx = &sbi->tx;
+	struct pram_journal_entry *e;
+	u64 off = addr - sbi->virt_addr;
+	u32 n = DIV_ROUND_UP(len, PRAM_JOURNAL_DATA), i, piece;
+
+	if (!tx->enabled || tx->owner != current ||
+	    pram_tx_logged(tx, off, len))
+		return;
+	if (WARN_ON_ONCE(len > PRAM_TX_MAX_RANGE))
+		return;
+	/*
+	 * Larger than the journal (a fallocate of hundreds of blocks): what
+	 * was done so far commits, a consistent state, and the rest goes on
+	 * in a new transaction.
+	 */
+	if (tx->next + n > PRAM_JOURNAL_LINES ||
+	    tx->nlogged == ARRAY_SIZE(tx->logged))
+		pram_tx_commit(sb);
+	e = pram_wp_open(sb, (void *)pram_journal_head(sb) +
+			 tx->next * PRAM_JOURNAL_LINE, n * PRAM_JOURNAL_LINE);
+	for (i = 0; i < n; i++) {
+		piece = min_t(u32, len - i * PRAM_JOURNAL_DATA, PRAM_JOURNAL_DATA);
+		pram_journal_fill(&e[i], tx->gen, tx->next + i,
+				  off + i * PRAM_JOURNAL_DATA,
+				  addr + i * PRAM_JOURNAL_DATA, piece);
+	}
+	pram_wp_close(sb, e, n * PRAM_JOURNAL_LINE);
+	tx->next += n;
+	tx->logged[tx->nlogged].off = off;
+	tx->logged[tx->nlogged].len = len;
+	tx->nlogged++;
+}
+
+static void pram_tx_restore(void *arg, u64 offset, const void *old, u32 len)
+{
+	struct super_block *sb = arg;
+	void *w = pram_wp_open(sb, PRAM_SB(sb)->virt_addr + offset, len);
+
+	memcpy(w, old, len);
+	pram_wp_close(sb, w, len);
+}
+
+static void pram_tx_restore_copy(void *arg, u64 offset, const void *old,
+				 u32 len)
+{
+	memcpy(arg + offset, old, len);
+}
+
+/*
+ * A read-only mount may store nothing, so it cannot undo in place: it
+ * reads a copy of the filesystem in memory, undone there, instead of the
+ * NVRAM (the copy goes at unmount; a remount read-write is refused while
+ * the journal is pending). Without memory for the copy it shows the
+ * NVRAM as the cut left it, and says so.
+ */
+static void pram_tx_show_undone(struct super_block *sb, int n)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+	void *copy = __vmalloc(sbi->map_size, GFP_KERNEL | __GFP_NOWARN |
+			       __GFP_NORETRY);
+
+	if (!copy) {
+		pram_warn(sb, "journal: an operation cut by a power loss shows half done: no memory for an undone copy (%d ranges)",
+			  n);
+		return;
+	}
+	memcpy(copy, sbi->virt_addr, sbi->map_size);
+	pram_journal_undo(copy + pram_journal_offset(&sbi->geo), &sbi->geo,
+			  pram_tx_restore_copy, copy);
+	sbi->super = copy + ((void *)sbi->super - sbi->virt_addr);
+	sbi->nvram_addr = sbi->virt_addr;
+	sbi->virt_addr = copy;
+	pram_info(sb, "journal: an operation cut by a power loss is undone in a copy in memory, not on the NVRAM (read-only, %d ranges)",
+		  n);
+}
+
+/**
+ * pram_tx_load() - the journal at mount; undo what a power cut left
+ * @sb: the superblock; the counts are not loaded yet
+ *
+ * On a read-write mount, an operation the power cut left half done is
+ * undone, before anything else reads the metadata it changed (the
+ * caller logs it); on a read-only one nothing is stored.
+ * A bad head is logged; a read-write mount writes an empty journal over
+ * it: nothing it held can be trusted, and an empty journal loses nothing
+ * that was committed.
+ *
+ * Return: the entries undone, or found and left on a read-only mount.
+ */
+int pram_tx_load(struct super_block *sb)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+	struct pram_journal_head *h, *w;
+	const char *why;
+	int n;
+
+	if (!sbi->geo.journal_blocks)
+		return 0;
+	h = pram_journal_head(sb);
+	if (pram_journal_check_head(h, &why)) {
+		pram_err(sb, "journal: %s", why);
+		if (sb_rdonly(sb))
+			return 0;
+		w = pram_wp_open(sb, h, PRAM_JOURNAL_SIZE);
+		pram_journal_format(w);
+		pram_wp_close(sb, w, PRAM_JOURNAL_SIZE);
+		pram_warn(sb, "journal: made empty again");
+	}
+	n = pram_journal_pending(h, &sbi->geo);
+	if (n && sb_rdonly(sb)) {
+		pram_tx_show_undone(sb, n);
+	} else if (n) {
+		pram_journal_undo(h, &sbi->geo, pram_tx_restore, sb);
+		w = pram_wp_open(sb, h, sizeof(*h));
+		WRITE_ONCE(w->j_gen, cpu_to_le32(le32_to_cpu(h->j_gen) + 1));
+		pram_wp_close(sb, w, sizeof(*h));
+	}
+	sbi->tx.gen = le32_to_cpu(h->j_gen);
+	sbi->tx.next = 1;
+	sbi->tx.nlogged = 0;
+	sbi->tx.enabled = !sb_rdonly(sb);
+	return n;
+}
+
+/**
+ * pram_tx_pending() - does the journal hold an operation to undo?
+ * @sb: the superblock
+ */
+bool pram_tx_pending(struct super_block *sb)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+
+	return sbi->geo.journal_blocks &&
+	       pram_journal_pending(pram_journal_head(sb), &sbi->geo) > 0;
+}
+
+/**
+ * pram_tx_enable() - start or stop logging, at a remount
+ * @sb: the superblock
+ * @rw: mounted read-write from now on
+ */
+void pram_tx_enable(struct super_block *sb, bool rw)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+
+	sbi->tx.enabled = rw && sbi->geo.journal_blocks;
+}
+
+/**
+ * pram_tx_init() - the in-memory transaction state of a new mount
+ * @sb: the superblock
+ */
+void pram_tx_init(struct super_block *sb)
+{
+	mutex_init(&PRAM_SB(sb)->tx.lock);
+}

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for the PRAMFS undo journal's pure code: which entries an
+ * undo restores, in which order, and which it refuses, for each way a
+ * power cut or a bad image can leave them.
+ */
+#include <kunit/test.h>
+#include "format.h"
+
+#define IMG_SIZE	(256 * 1024)
+#define IMG_BS		1024
+#define MAX_UNDO	8
+
+/* An image with a journal; its area, formatted. */
+struct jimg {
+	struct pram_geometry	g;
+	u8			*base;
+	struct pram_journal_entry *e;	/* the area, line by line */
+};
+
+static void jimg_init(struct kunit *test, struct jimg *j)
+{
+	const char *why;
+
+	KUNIT_ASSERT_EQ(test, pram_geometry_compute(&j->g, IMG_SIZE, IMG_BS, 0,
+						    64, true, &why), 0);
+	j->base = kunit_kzalloc(test, IMG_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, j->base);
+	j->e = (void *)(j->base + pram_journal_offset(&j->g));
+	pram_journal_format(j->e);
+}
+
+static u32 jgen(struct jimg *j)
+{
+	return le32_to_cpu(((struct pram_journal_head *)j->e)->j_gen);
+}
+
+/* Log @len bytes at @off in line @line, as the open transaction. */
+static void jlog(struct jimg *j, u32 line, u64 off, u32 len)
+{
+	pram_journal_fill(&j->e[line], jgen(j), line, off, j->base + off, len);
+}
+
+struct undo_seen {
+	int	n;
+	u64	off[MAX_UNDO];
+	u32	len[MAX_UNDO];
+};
+
+static void record_undo(void *arg, u64 offset, const void *old, u32 len)
+{
+	struct undo_seen *s = arg;
+
+	if (s->n < MAX_UNDO) {
+		s->off[s->n] = offset;
+		s->len[s->n] = len;
+	}
+	s->n++;
+}
+
+/* Each case: what the lines hold; how many an undo restores. */
+struct undo_case {
+	const char	*name;
+	void		(*make)(struct jimg *j);
+	int		pending;
+	u64		first_off;	/* the first range restored (the last logged) */
+};
+
+#define INODE_3		(3 * PRAM_INODE_SIZE)
+
+static void j_empty(struct jimg *j) { }
+
+static void j_one(struct jimg *j) { jlog(j, 1, INODE_3, 44); }
+
+static void j_record(struct jimg *j)
+{
+	jlog(j, 1, INODE_3, 44);
+	jlog(j, 2, INODE_3 + 44, 44);
+	jlog(j, 3, INODE_3 + 88, 40);
+}
+
+/* Committed: j_gen moved on, the lines stay but are stale. */
+static void j_committed(struct jimg *j)
+{
+	struct pram_journal_head *h = (void *)j->e;
+
+	j_record(j);
+	h->j_gen = cpu_to_le32(jgen(j) + 1);
+}
+
+/* A later transaction over the stale lines of an earlier, longer one. */
+static void j_shorter_after_longer(struct jimg *j)
+{
+	struct pram_journal_head *h = (void *)j->e;
+
+	j_record(j);
+	h->j_gen = cpu_to_le32(jgen(j) + 1);
+	jlog(j, 1, INODE_3 + 256, 8);
+}
+
+/* The cut fell while line 2 was written: it and what follows are out. */
+static void j_torn(struct jimg *j)
+{
+	j_record(j);
+	j->e[2].e_old[5] ^= 1;
+}
+
+static void j_wrong_line(struct jimg *j)
+{
+	jlog(j, 1, INODE_3, 44);
+	pram_journal_fill(&j->e[2], jgen(j), 3, INODE_3 + 44, j->base, 44);
+}
+
+static void j_into_journal(struct jimg *j)
+{
+	jlog(j, 1, INODE_3, 44);
+	jlog(j, 2, pram_journal_offset(&j->g) + 128, 8);
+}
+
+static void j_past_end(struct jimg *j)
+{
+	jlog(j, 1, INODE_3, 44);
+	pram_journal_fill(&j->e[2], jgen(j), 2, IMG_SIZE - 4, j->base, 8);
+}
+
+static void j_len_zero(struct jimg *j)
+{
+	jlog(j, 1, INODE_3, 44);
+	pram_journal_fill(&j->e[2], jgen(j), 2, INODE_3, j->base, 0);
+}
+
+static void j_data_area(struct jimg *j)
+{
+	jlog(j, 1, (u64)j->g.data_start * IMG_BS + 12, 4);
+}
+
+static void j_bad_magic(struct jimg *j)
+{
+	j_record(j);
+	((struct pram_journal_head *)j->e)->j_magic = 0;
+}
+
+static const struct undo_case undo_cases[] = {
+	{ "empty journal", j_empty, 0 },
+	{ "one entry", j_one, 1, INODE_3 },
+	{ "a whole record, last line first", j_record, 3, INODE_3 + 88 },
+	{ "committed: nothing to undo", j_committed, 0 },
+	{ "stale lines after a shorter transaction", j_shorter_after_longer, 1,
+	  INODE_3 + 256 },
+	{ "torn entry ends the transaction", j_torn, 1, INODE_3 },
+	{ "entry in the wrong line", j_wrong_line, 1, INODE_3 },
+	{ "entry restoring the journal itself", j_into_journal, 1, INODE_3 },
+	{ "entry past the end", j_past_end, 1, INODE_3 },
+	{ "entry of no bytes", j_len_zero, 1, INODE_3 },
+	{ "entry in the data area (a block map)", j_data_area, 1, 0 },
+	{ "bad head", j_bad_magic, -EUCLEAN },
+};
+
+static void undo_desc(const struct undo_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(undo, undo_cases, undo_desc);
+
+static void undo_test(struct kunit *test)
+{
+	const struct undo_case *c = test->param_value;
+	struct undo_seen seen = { };
+	struct jimg j;
+	int n;
+
+	jimg_init(test, &j);
+	c->make(&j);
+	KUNIT_EXPECT_EQ(test, pram_journal_pending(j.e, &j.g), c->pending);
+	n = pram_journal_undo(j.e, &j.g, record_undo, &seen);
+	KUNIT_EXPECT_EQ(test, n, c->pending);
+	KUNIT_EXPECT_EQ(test, seen.n, c->pending > 0 ? c->pending : 0);
+	if (c->pending > 0 && c->first_off)
+		KUNIT_EXPECT_EQ(test, seen.off[0], c->first_off);
+}
+
+/* An undo brings back exactly the bytes logged, whatever came after. */
+static void restore_bytes(void *arg, u64 offset, const void *old, u32 len)
+{
+	memcpy((u8 *)arg + offset, old, len);
+}
+
+static void restore_test(struct kunit *test)
+{
+	u8 *was = kunit_kzalloc(test, PRAM_INODE_SIZE, GFP_KERNEL);
+	struct jimg j;
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, was);
+	jimg_init(test, &j);
+	for (i = 0; i < PRAM_INODE_SIZE; i++)
+		j.base[INODE_3 + i] = i * 7;
+	memcpy(was, j.base + INODE_3, PRAM_INODE_SIZE);
+	j_record(&j);
+	/* The same bytes logged again later in the transaction. */
+	memset(j.base + INODE_3, 0xaa, 44);
+	jlog(&j, 4, INODE_3, 44);
+	memset(j.base + INODE_3, 0x55, PRAM_INODE_SIZE);
+	KUNIT_EXPECT_EQ(test, pram_journal_undo(j.e, &j.g, restore_bytes, j.base), 4);
+	KUNIT_EXPECT_MEMEQ(test, j.base + INODE_3, was, PRAM_INODE_SIZE);
+}
+
+static void head_test(struct kunit *test)
+{
+	struct pram_journal_head h;
+	const char *why;
+	struct jimg j;
+
+	jimg_init(test, &j);
+	memcpy(&h, j.e, sizeof(h));
+	KUNIT_EXPECT_EQ(test, pram_journal_check_head(&h, &why), 0);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(h.j_gen), 1);
+	h.j_reserved[3] = 1;
+	KUNIT_EXPECT_EQ(test, pram_journal_check_head(&h, &why), -EUCLEAN);
+	memcpy(&h, j.e, sizeof(h));
+	h.j_lines = cpu_to_le32(PRAM_JOURNAL_LINES - 1);
+	KUNIT_EXPECT_EQ(test, pram_journal_check_head(&h, &why), -EUCLEAN);
+}
+
+static struct kunit_case pramfs_journal_cases[] = {
+	KUNIT_CASE_PARAM(undo_test, undo_gen_params),
+	KUNIT_CASE(restore_test),
+	KUNIT_CASE(head_test),
+	{}
+};
+
+static struct kunit_suite pramfs_journal_suite = {
+	.name = "pramfs_journal",
+	.test_cases = pramfs_journal_cases,
+};
+
+kunit_test_suites(&pramfs_journal_suite);

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fsck.pramfs, after the superblocks: the undo journal. An operation a
+ * power cut left half done is undone first, with the kernel's own
+ * pram_journal_undo(), exactly as a read-write mount would, so that the
+ * passes after it check what the filesystem is once recovered.
+ */
+#include "fsck.h"
+
+static void restore(void *arg, u64 offset, const void *old, u32 len)
+{
+	struct pram_image *img = arg;
+
+	memcpy(img->base + offset, old, len);
+}
+
+/**
+ * fsck_journal() - check the journal and undo what it holds
+ * @f: the check
+ */
+void fsck_journal(struct fsck *f)
+{
+	const struct pram_geometry *g = f->g;
+	struct pram_journal_head *h;
+	const char *why;
+	int n;
+
+	if (!g->journal_blocks)
+		return;
+	h = (struct pram_journal_head *)(f->img.base + pram_journal_offset(g));
+	if (pram_journal_check_head(h, &why)) {
+		if (fsck_problem(f, PR_JOURNAL_HEAD, "The journal is not valid (%s)", why))
+			pram_journal_format(h);
+		return;
+	}
+	n = pram_journal_pending(h, g);
+	if (n > 0 && fsck_problem(f, PR_JOURNAL_UNDO,
+				  "The journal holds an operation a power cut left half done (%d ranges)",
+				  n)) {
+		pram_journal_undo(h, g, restore, &f->img);
+		h->j_gen = cpu_to_le32(le32_to_cpu(h->j_gen) + 1);
+	}
+}
