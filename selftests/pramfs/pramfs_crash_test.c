@@ -1,0 +1,612 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PRAMFS crash tests: every namespace and attribute operation cut by a
+ * power loss at every persistence point, and at each point with each
+ * single cache line of the window being closed persisted or not.
+ *
+ * The module's power-cut knob (CONFIG_PRAMFS_CRASH_TEST, fs/pramfs/crash.c)
+ * counts the fences PRAMFS makes and, at the chosen one, stops every
+ * later store from reaching the NVRAM. For each operation: a count-only
+ * pass finds its fences F and the trees before and after it; then for
+ * every cut N = 0..F (and the tears of the cut window), on a fresh copy
+ * of the same small tree: run the operation with the cut armed, unmount,
+ * and check that
+ *   1. a read-only mount succeeds, stores nothing (NVRAM hash) and shows
+ *      the tree before or after the operation (but for block counts: the
+ *      blocks of a deleted file or past a cut truncate are freed by the
+ *      next read-write mount); a read-write mount then succeeds;
+ *   2. the tree it shows (names, types, modes, owners, sizes, blocks,
+ *      bytes, targets and the times of files) is the one before the
+ *      operation or the one after it, and nothing else;
+ *   3. fsck.pramfs -fn then finds nothing.
+ * Each operation prints the number of crash states it checked.
+ *
+ * Needs root, pramfs registered with the knob, PRAM_PHYS and PRAM_SIZE
+ * (qemu/run sets them), and fsck.pramfs (the test initramfs has it).
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <linux/falloc.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "../kselftest_harness.h"
+#include "pramfs_image.h"
+#include "pramfs_util.h"
+
+#define FS_SIZE		(1 << 20)	/* the filesystem under test */
+#define FS_BS		1024
+#define KNOB		"/sys/module/pramfs/parameters/"
+#define FSCK		"fsck.pramfs"
+#define MAX_TEAR_LINES	8		/* windows this small are torn line by line */
+#define TREE_MAX	8192
+#define FIXED_TIME	1700000000	/* the files' times, so trees compare */
+
+/* ---- the knob ---- */
+
+static int knob_set(const char *name, long v)
+{
+	char path[128];
+	FILE *f;
+	int err;
+
+	snprintf(path, sizeof(path), KNOB "%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	err = fprintf(f, "%ld\n", v) < 0;
+	return fclose(f) || err ? -1 : 0;
+}
+
+static long knob_get(const char *name)
+{
+	char path[128];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), KNOB "%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* crashed is a bool parameter: Y or N. */
+static int knob_crashed(void)
+{
+	char c = 0;
+	FILE *f = fopen(KNOB "crashed", "r");
+
+	if (f) {
+		if (fscanf(f, " %c", &c) != 1)
+			c = 0;
+		fclose(f);
+	}
+	return c == 'Y';
+}
+
+/* ---- the tree every operation starts from ---- */
+
+static int put_pattern(const char *name, size_t len, unsigned int seed)
+{
+	uint8_t buf[8192];
+	int fd = open(at(name), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ssize_t n;
+
+	if (fd < 0 || len > sizeof(buf))
+		return -1;
+	fill_pattern(buf, len, seed, 0);
+	n = write(fd, buf, len);
+	close(fd);
+	return n == (ssize_t)len ? 0 : -1;
+}
+
+static int fix_time(const char *name, time_t t)
+{
+	struct timespec ts[2] = { { t, 0 }, { t, 0 } };
+
+	return utimensat(AT_FDCWD, at(name), ts, AT_SYMLINK_NOFOLLOW);
+}
+
+/*
+ * Two directories with files of one and of several blocks, a symlink, a
+ * subtree to move and empty directories to remove or replace.
+ */
+static int make_tree(void)
+{
+	static const char *const dirs[] = { "d1", "d2", "d1/sub", "d2/empty", "d1/e2" };
+	static const char *const files[] = { "d1/small", "d1/big", "d2/victim",
+					     "d1/sub/x", "d1/link" };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(dirs); i++)
+		if (mkdir(at(dirs[i]), 0755))
+			return -1;
+	if (put_pattern("d1/small", 100, 1) || put_pattern("d1/big", 5000, 2) ||
+	    put_pattern("d2/victim", 200, 3) || put_pattern("d1/sub/x", 10, 4) ||
+	    symlink("small", at("d1/link")))
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(files); i++)
+		if (fix_time(files[i], FIXED_TIME))
+			return -1;
+	return 0;
+}
+
+/* ---- what a tree holds ---- */
+
+struct tree {
+	char	*line[256];
+	int	n;
+};
+
+static uint32_t file_crc(const char *path)
+{
+	uint8_t buf[4096];
+	uint32_t crc = ~0U;
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		crc = crc32c(crc, buf, n);
+	close(fd);
+	return n < 0 ? 0 : crc;
+}
+
+/* A file's time: one the tests set, or the time of the run. */
+static const char *time_name(time_t t)
+{
+	return t == FIXED_TIME ? "fixed" : t == FIXED_TIME + 3600 ? "fixed+1h" : "now";
+}
+
+/*
+ * One line per entry under @path (relative @rel), into @t; with @blocks,
+ * the blocks each file holds.
+ */
+static void tree_walk(const char *path, const char *rel, struct tree *t,
+		      bool blocks)
+{
+	char sub[1024], subrel[1024], line[1400], target[256];
+	struct dirent *e;
+	struct stat st;
+	DIR *d = opendir(path);
+	ssize_t len;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)) && t->n < (int)ARRAY_SIZE(t->line)) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
+		snprintf(subrel, sizeof(subrel), "%s/%s", rel, e->d_name);
+		if (lstat(sub, &st)) {
+			snprintf(line, sizeof(line), "%s lstat-error %d", subrel, errno);
+		} else if (S_ISDIR(st.st_mode)) {
+			snprintf(line, sizeof(line), "%s %o %u:%u links %lu", subrel,
+				 st.st_mode, st.st_uid, st.st_gid,
+				 (unsigned long)st.st_nlink);
+		} else {
+			len = S_ISLNK(st.st_mode) ?
+			      readlink(sub, target, sizeof(target) - 1) : 0;
+			target[len > 0 ? len : 0] = 0;
+			snprintf(line, sizeof(line), "%s %o %u:%u size %lld blocks %lld time %s %08x%s%s",
+				 subrel, st.st_mode, st.st_uid, st.st_gid,
+				 (long long)st.st_size,
+				 blocks ? (long long)st.st_blocks : -1LL,
+				 time_name(st.st_mtime),
+				 S_ISREG(st.st_mode) ? file_crc(sub) : 0,
+				 len > 0 ? " -> " : "", target);
+		}
+		t->line[t->n++] = strdup(line);
+		if (!lstat(sub, &st) && S_ISDIR(st.st_mode))
+			tree_walk(sub, subrel, t, blocks);
+	}
+	closedir(d);
+}
+
+static int cmp_lines(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The tree at MNT as one sorted text. */
+static void tree_text(char *out, size_t size, bool blocks)
+{
+	struct tree t = { .n = 0 };
+	size_t used = 0;
+	int i;
+
+	tree_walk(MNT, "", &t, blocks);
+	qsort(t.line, t.n, sizeof(t.line[0]), cmp_lines);
+	out[0] = 0;
+	for (i = 0; i < t.n; i++) {
+		used += snprintf(out + used, used < size ? size - used : 0,
+				 "%s\n", t.line[i]);
+		free(t.line[i]);
+	}
+}
+
+/* ---- the operations ---- */
+
+struct crash_op {
+	const char *name;
+	int (*run)(void);	/* 0 when it did what it should */
+};
+
+static int op_create(void)
+{
+	int fd = open(at("d1/new"), O_WRONLY | O_CREAT | O_EXCL, 0640);
+
+	return fd < 0 ? -1 : close(fd);
+}
+
+static int op_mkdir(void) { return mkdir(at("d2/newdir"), 0750); }
+static int op_mknod(void) { return mknod(at("d1/fifo"), S_IFIFO | 0600, 0); }
+static int op_symlink(void) { return symlink("d2/victim", at("d1/sl")); }
+static int op_unlink_small(void) { return unlink(at("d1/small")); }
+static int op_unlink_big(void) { return unlink(at("d1/big")); }
+static int op_rmdir(void) { return rmdir(at("d2/empty")); }
+static int op_rename_same(void) { return rename(at("d1/small"), at("d1/renamed")); }
+static int op_rename_across(void) { return rename(at("d1/big"), at("d2/big")); }
+static int op_rename_dir_across(void) { return rename(at("d1/sub"), at("d2/sub")); }
+static int op_rename_over_file(void) { return rename(at("d1/small"), at("d2/victim")); }
+static int op_rename_over_big(void) { return rename(at("d2/victim"), at("d1/big")); }
+static int op_rename_over_dir(void) { return rename(at("d1/e2"), at("d2/empty")); }
+
+static int op_noreplace(void)
+{
+	return renameat2(AT_FDCWD, at("d1/small"), AT_FDCWD, at("d2/fresh"),
+			 RENAME_NOREPLACE);
+}
+
+static int op_noreplace_exists(void)
+{
+	return renameat2(AT_FDCWD, at("d1/small"), AT_FDCWD, at("d2/victim"),
+			 RENAME_NOREPLACE) == -1 && errno == EEXIST ? 0 : -1;
+}
+
+static int op_exchange_across(void)
+{
+	return renameat2(AT_FDCWD, at("d1/sub"), AT_FDCWD, at("d2/victim"),
+			 RENAME_EXCHANGE);
+}
+
+static int op_exchange_same(void)
+{
+	return renameat2(AT_FDCWD, at("d1/small"), AT_FDCWD, at("d1/big"),
+			 RENAME_EXCHANGE);
+}
+
+/* Bytes appended: new bytes never overwrite old ones, which are not journaled. */
+static int append(const char *name, off_t at_off, size_t len)
+{
+	uint8_t buf[8192];
+	int fd = open(at(name), O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0 || len > sizeof(buf))
+		return -1;
+	fill_pattern(buf, len, 9, at_off);
+	n = pwrite(fd, buf, len, at_off);
+	close(fd);
+	return n == (ssize_t)len ? 0 : -1;
+}
+
+static int op_append_in_block(void) { return append("d1/small", 100, 50); }
+static int op_append_new_blocks(void) { return append("d1/small", 100, 3000); }
+static int op_append_many_blocks(void) { return append("d2/victim", 200, 7000); }
+static int op_write_past_hole(void) { return append("d1/big", 9000, 1000); }
+static int op_truncate_down(void) { return truncate(at("d1/big"), 1500); }
+static int op_truncate_to_zero(void) { return truncate(at("d1/big"), 0); }
+static int op_truncate_up(void) { return truncate(at("d1/small"), 10000); }
+
+static int do_fallocate(const char *name, int mode, off_t off, off_t len)
+{
+	int fd = open(at(name), O_WRONLY), err;
+
+	if (fd < 0)
+		return -1;
+	err = fallocate(fd, mode, off, len);
+	close(fd);
+	return err;
+}
+
+static int op_fallocate(void) { return do_fallocate("d1/small", 0, 0, 6000); }
+
+static int op_fallocate_keep_size(void)
+{
+	return do_fallocate("d1/big", FALLOC_FL_KEEP_SIZE, 4096, 8192);
+}
+
+static int op_chmod(void) { return chmod(at("d1/big"), 0600); }
+static int op_chown(void) { return chown(at("d1/small"), 1000, 1000); }
+static int op_utimes(void) { return fix_time("d1/big", FIXED_TIME + 3600); }
+
+/* One operation's run: the trees it goes between, and the states seen. */
+struct crash_run {
+	struct nvram nv;
+	char before[TREE_MAX], after[TREE_MAX], now[TREE_MAX];
+	/* The same without block counts, for read-only mounts. */
+	char before_ro[TREE_MAX], after_ro[TREE_MAX];
+	unsigned int states, bad;
+};
+
+FIXTURE(crash) {
+	struct crash_run r;
+};
+
+FIXTURE_VARIANT(crash) {
+	struct crash_op op;
+};
+
+FIXTURE_VARIANT_ADD(crash, create) {
+	.op = { "create", op_create },
+};
+FIXTURE_VARIANT_ADD(crash, mkdir) {
+	.op = { "mkdir", op_mkdir },
+};
+FIXTURE_VARIANT_ADD(crash, mknod) {
+	.op = { "mknod", op_mknod },
+};
+FIXTURE_VARIANT_ADD(crash, symlink) {
+	.op = { "symlink", op_symlink },
+};
+FIXTURE_VARIANT_ADD(crash, unlink_small) {
+	.op = { "unlink_small", op_unlink_small },
+};
+FIXTURE_VARIANT_ADD(crash, unlink_big) {
+	.op = { "unlink_big", op_unlink_big },
+};
+FIXTURE_VARIANT_ADD(crash, rmdir) {
+	.op = { "rmdir", op_rmdir },
+};
+FIXTURE_VARIANT_ADD(crash, rename_same_dir) {
+	.op = { "rename_same_dir", op_rename_same },
+};
+FIXTURE_VARIANT_ADD(crash, rename_across) {
+	.op = { "rename_across", op_rename_across },
+};
+FIXTURE_VARIANT_ADD(crash, rename_dir_across) {
+	.op = { "rename_dir_across", op_rename_dir_across },
+};
+FIXTURE_VARIANT_ADD(crash, rename_over_file) {
+	.op = { "rename_over_file", op_rename_over_file },
+};
+FIXTURE_VARIANT_ADD(crash, rename_over_big_file) {
+	.op = { "rename_over_big_file", op_rename_over_big },
+};
+FIXTURE_VARIANT_ADD(crash, rename_over_empty_dir) {
+	.op = { "rename_over_empty_dir", op_rename_over_dir },
+};
+FIXTURE_VARIANT_ADD(crash, rename_noreplace) {
+	.op = { "rename_noreplace", op_noreplace },
+};
+FIXTURE_VARIANT_ADD(crash, rename_noreplace_exists) {
+	.op = { "rename_noreplace_exists", op_noreplace_exists },
+};
+FIXTURE_VARIANT_ADD(crash, exchange_across) {
+	.op = { "exchange_across", op_exchange_across },
+};
+FIXTURE_VARIANT_ADD(crash, exchange_same_dir) {
+	.op = { "exchange_same_dir", op_exchange_same },
+};
+FIXTURE_VARIANT_ADD(crash, append_in_block) {
+	.op = { "append_in_block", op_append_in_block },
+};
+FIXTURE_VARIANT_ADD(crash, append_new_blocks) {
+	.op = { "append_new_blocks", op_append_new_blocks },
+};
+FIXTURE_VARIANT_ADD(crash, append_many_blocks) {
+	.op = { "append_many_blocks", op_append_many_blocks },
+};
+FIXTURE_VARIANT_ADD(crash, write_past_a_hole) {
+	.op = { "write_past_a_hole", op_write_past_hole },
+};
+FIXTURE_VARIANT_ADD(crash, truncate_down) {
+	.op = { "truncate_down", op_truncate_down },
+};
+FIXTURE_VARIANT_ADD(crash, truncate_to_zero) {
+	.op = { "truncate_to_zero", op_truncate_to_zero },
+};
+FIXTURE_VARIANT_ADD(crash, truncate_up) {
+	.op = { "truncate_up", op_truncate_up },
+};
+FIXTURE_VARIANT_ADD(crash, fallocate) {
+	.op = { "fallocate", op_fallocate },
+};
+FIXTURE_VARIANT_ADD(crash, fallocate_keep_size) {
+	.op = { "fallocate_keep_size", op_fallocate_keep_size },
+};
+FIXTURE_VARIANT_ADD(crash, chmod) {
+	.op = { "chmod", op_chmod },
+};
+FIXTURE_VARIANT_ADD(crash, chown) {
+	.op = { "chown", op_chown },
+};
+FIXTURE_VARIANT_ADD(crash, utimes) {
+	.op = { "utimes", op_utimes },
+};
+
+FIXTURE_SETUP(crash)
+{
+	const char *why = missing_prerequisite(&self->r.nv);
+
+	if (why)
+		SKIP(return, "%s", why);
+	/* The test guest's module has the knob: its absence is a failure. */
+	ASSERT_EQ(0, knob_set("crash_after", -1)) {
+		TH_LOG("no power-cut knob: pramfs.ko without CONFIG_PRAMFS_CRASH_TEST");
+	}
+	mkdir(MNT, 0755);
+}
+
+FIXTURE_TEARDOWN_PARENT(crash)
+{
+	umount2(MNT, MNT_DETACH);
+	knob_set("crash_after", -1);
+}
+
+/* A fresh filesystem holding the tree, mounted; 0 or -1. */
+static int fresh_tree(const struct nvram *nv)
+{
+	if (do_mount(MNT, 0, "physaddr=%#llx,init=%d,bs=%d", nv->phys, FS_SIZE,
+		     FS_BS))
+		return -1;
+	return make_tree();
+}
+
+static bool tree_is_before_or_after(struct crash_run *self, bool ro)
+{
+	if (ro)
+		return !strcmp(self->now, self->before_ro) ||
+		       !strcmp(self->now, self->after_ro);
+	return !strcmp(self->now, self->before) || !strcmp(self->now, self->after);
+}
+
+static int run_fsck(const struct nvram *nv)
+{
+	char cmd[256];
+	int st;
+
+	snprintf(cmd, sizeof(cmd), FSCK " -fn --phys %#llx --size %d >/tmp/crash-fsck.out 2>&1",
+		 nv->phys, FS_SIZE);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/*
+ * One crash state: the operation cut after @n fences, the window at the
+ * cut torn as @tear says. Returns the cut window's lines, or -1 when the
+ * state could not be made; failures are logged and counted.
+ */
+static int check_state(struct __test_metadata *_metadata,
+		       struct crash_run *self, const struct crash_op *op,
+		       int n, int tear)
+{
+	struct nvram fs = { self->nv.phys, FS_SIZE };
+	uint64_t hash;
+	int lines;
+	const char *wrong = NULL;
+
+	if (fresh_tree(&self->nv) || knob_set("crash_tear", tear) ||
+	    knob_set("crash_after", n))
+		return -1;
+	op->run();
+	/* The cut after the last fence of the operation falls in umount. */
+	umount(MNT);
+	lines = knob_get("crash_lines");
+	if (!knob_crashed())
+		wrong = "fewer fences than the count pass found";
+	knob_set("crash_after", -1);
+	self->states++;
+
+	hash = nvram_hash(&fs);
+	if (!wrong && do_mount(MNT, MS_RDONLY, "physaddr=%#llx", self->nv.phys))
+		wrong = "read-only mount refused";
+	if (!wrong) {
+		tree_text(self->now, sizeof(self->now), false);
+		if (umount(MNT) || nvram_hash(&fs) != hash)
+			wrong = "the read-only mount stored something";
+		else if (!tree_is_before_or_after(self, true))
+			wrong = "read-only: the tree is neither the one before nor the one after";
+	}
+	if (!wrong && do_mount(MNT, 0, "physaddr=%#llx", self->nv.phys))
+		wrong = "read-write mount refused";
+	if (!wrong) {
+		tree_text(self->now, sizeof(self->now), true);
+		umount(MNT);
+		if (!tree_is_before_or_after(self, false))
+			wrong = "the tree is neither the one before nor the one after";
+		else if (run_fsck(&self->nv))
+			wrong = "fsck.pramfs -n found something";
+	}
+	if (wrong) {
+		self->bad++;
+		if (self->bad <= 5) {
+			TH_LOG("%s: cut after %d fences, tear %d: %s", op->name, n,
+			       tear, wrong);
+			if (strstr(wrong, "tree"))
+				TH_LOG("tree:\n%s\nbefore:\n%s\nafter:\n%s", self->now,
+				       self->before, self->after);
+			if (strstr(wrong, "fsck"))
+				system("head -n 12 /tmp/crash-fsck.out >&2");
+		}
+	}
+	return lines;
+}
+
+TEST_F_TIMEOUT(crash, every_persistence_point, 1200)
+{
+	const struct crash_op *op = &variant->op;
+	struct crash_run *r = &self->r;
+	int fences, n, tear, lines;
+
+	/* The count pass: the fences, and the trees before and after. */
+	ASSERT_EQ(0, fresh_tree(&r->nv));
+	tree_text(r->before, sizeof(r->before), true);
+	tree_text(r->before_ro, sizeof(r->before_ro), false);
+	ASSERT_EQ(0, knob_set("crash_after", INT_MAX));
+	ASSERT_EQ(0, op->run()) TH_LOG("%s: %s", op->name, strerror(errno));
+	fences = knob_get("fences");
+	ASSERT_EQ(0, knob_set("crash_after", -1));
+	tree_text(r->after, sizeof(r->after), true);
+	tree_text(r->after_ro, sizeof(r->after_ro), false);
+	ASSERT_EQ(0, umount(MNT));
+	ASSERT_GE(fences, 0);
+	if (strcmp(op->name, "rename_noreplace_exists"))
+		ASSERT_NE(0, strcmp(r->before, r->after));
+
+	for (n = 0; n <= fences; n++) {
+		lines = check_state(_metadata, r, op, n, -1);
+		ASSERT_GE(lines, 0);
+		if (lines < 2 || lines > MAX_TEAR_LINES)
+			continue;
+		for (tear = 0; tear < 2 * lines; tear++)
+			ASSERT_LE(0, check_state(_metadata, r, op, n, tear));
+	}
+	fprintf(stderr, "# %s: %u crash states checked (%d fences), %u wrong\n",
+		op->name, r->states, fences, r->bad);
+	EXPECT_EQ(0, r->bad);
+}
+
+/*
+ * An image without the journal (mkfs.pramfs -O ^journal: the revision 1
+ * layout) mounts, works, and keeps its layout: it does not gain a
+ * journal, and fsck.pramfs finds it clean.
+ */
+TEST(image_without_journal_keeps_working)
+{
+	struct nvram nv;
+	const char *why = missing_prerequisite(&nv);
+	char cmd[256];
+	uint8_t *img;
+
+	if (why)
+		SKIP(return, "%s", why);
+	mkdir(MNT, 0755);
+	snprintf(cmd, sizeof(cmd), "mkfs.pramfs -q -O ^journal --phys %#llx --size %d",
+		 nv.phys, FS_SIZE);
+	ASSERT_EQ(0, system(cmd));
+	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", nv.phys));
+	ASSERT_EQ(0, make_tree());
+	ASSERT_EQ(0, op_rename_over_file());
+	ASSERT_EQ(0, op_unlink_big());
+	ASSERT_EQ(0, umount(MNT));
+	img = nvram_map(&nv);
+	ASSERT_NE(NULL, img);
+	EXPECT_EQ(0, sb_get(img, SB_INCOMPAT, 4));
+	EXPECT_EQ(0, sb_get(img, SB_JOURNAL, 4));
+	munmap(img, nv.size);
+	EXPECT_EQ(0, run_fsck(&nv));
+	ASSERT_EQ(0, do_mount(MNT, MS_RDONLY, "physaddr=%#llx", nv.phys));
+	EXPECT_EQ(0, access(at("d2/victim"), F_OK));
+	EXPECT_EQ(-1, access(at("d1/big"), F_OK));
+	EXPECT_EQ(0, umount(MNT));
+}
+
+TEST_HARNESS_MAIN
