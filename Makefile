@@ -5,7 +5,7 @@
 
 SHELL := /bin/bash
 
-.PHONY: all deps tree kunit guest module selftests tools tools-static initramfs lint run check bench bench-quick clean
+.PHONY: all deps tree kunit guest module selftests tools tools-static initramfs lint run check crash bench bench-quick clean
 
 all: initramfs
 
@@ -49,6 +49,14 @@ run: initramfs
 # The test command: KUnit, the kselftests in the guest, host-side tests.
 check: deps
 	@ci/check
+
+# Random power cuts: COUNT SIGKILLs of QEMU under a metadata workload
+# (default 200), each followed by recovery, a check of every logged
+# operation and fsck.pramfs; SEED picks the moments. make check runs 3.
+COUNT ?= 200
+SEED ?= 1
+crash: initramfs
+	@qemu/tests/powercut.sh $(COUNT) $(SEED)
 
 # The benchmark (not a test): PRAMFS with protection on and off, ext4-DAX,
 # ext2 on brd and tmpfs side by side in one lean guest boot, median of 3;
