@@ -34,15 +34,19 @@ for PMEM in /sys/block/pmem*; do
 	break
 done
 
-# pram_opts FS: PRAMFS's mount options for pramfs or pramfs-noprotect.
+# pram_opts FS: PRAMFS's mount options for pramfs, pramfs-noprotect or
+# pramfs-nojournal (the same code on an image without the journal).
 pram_opts() {
-	echo "physaddr=$PRAM_PHYS${1#pramfs}" | sed 's/-noprotect$/,noprotect/'
+	echo "physaddr=$PRAM_PHYS${1#pramfs}" | sed 's/-noprotect$/,noprotect/; s/-nojournal$//'
 }
 
 # fs_make FS MB [INODES]: a new filesystem of MB MiB, mounted at $M, with
 # room for INODES files where the default would have less (ext4).
 fs_make() {
 	case $1 in
+	pramfs-nojournal)
+		mkfs.pramfs -q -O ^journal -b 4096 --phys "$PRAM_PHYS" --size "${2}M" &&
+			mount -t pramfs -o "$(pram_opts "$1")" none $M ;;
 	pramfs*)
 		mount -t pramfs -o "$(pram_opts "$1"),init=${2}M,bs=4096" none $M ;;
 	ext4-dax)

@@ -16,6 +16,7 @@ import sys
 PRAMFS = "pramfs"
 OTHERS = ["ext4-dax", "ext2-brd", "tmpfs"]
 NOPROTECT = "pramfs-noprotect"
+NOJOURNAL = "pramfs-nojournal"
 LOWER_IS_BETTER = {"us", "us/entry", "ms"}
 
 # bonnie++ reports "+++++" for a phase shorter than its 0.5 s clock:
@@ -174,21 +175,26 @@ def main():
         r = {o: ratio(stats, p, sk(o, wl, fig), unit) for o in OTHERS}
         r["memcpy"] = ratio(stats, p, sk("memcpy", "memcpy", mfig), unit) if mfig else None
         r["onoff"] = ratio(stats, p, sk(NOPROTECT, wl, fig), unit)
+        r["journal"] = ratio(stats, p, sk(NOJOURNAL, wl, fig), unit)
         rows.append((label, f"{fmt(stats[p][0])} {unit}", r, goal))
         dat.append((label, r))
 
     def rc(x):
         return "" if x is None else f"{x:.2f}"
 
-    md = ["| figure | PRAMFS | / ext4-DAX | / ext2-brd | / tmpfs | / memcpy | on / off | goal |",
-          "|---|---:|---:|---:|---:|---:|---:|---|"]
+    md = ["| figure | PRAMFS | / ext4-DAX | / ext2-brd | / tmpfs | / memcpy | on / off "
+          "| journal / none | goal |",
+          "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     for label, val, r, goal in rows:
         md.append(f"| {label} | {val} | {rc(r['ext4-dax'])} | {rc(r['ext2-brd'])} | "
-                  f"{rc(r['tmpfs'])} | {rc(r['memcpy'])} | {rc(r['onoff'])} | {goal} |")
+                  f"{rc(r['tmpfs'])} | {rc(r['memcpy'])} | {rc(r['onoff'])} | "
+                  f"{rc(r['journal'])} | {goal} |")
     md.append("")
     md.append("Ratios are PRAMFS's speed over the other's (for times, the other's "
               "time over PRAMFS's): above 1.00 PRAMFS is faster. \"on / off\" is "
-              "write protection on over `noprotect`.")
+              "write protection on over `noprotect`; \"journal / none\" is the "
+              "filesystem with the undo journal over the same code on an image "
+              "without it (`mkfs.pramfs -O ^journal`).")
     md.append("")
     fss = ["memcpy"] + env["BENCH_FS"].split()
     full = ["| workload | figure | unit | " + " | ".join(fss) + " |",
