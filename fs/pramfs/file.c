@@ -25,6 +25,7 @@
  * one transaction.
  */
 #define PRAM_RESERVE	16
+#define PRAM_NEW_COLS	2	/* 16 entries lie in at most two columns */
 
 struct pram_reserve {
 	unsigned int	n, next;
@@ -34,6 +35,16 @@ struct pram_reserve {
 	unsigned int	pending;	/* entries to set from there */
 	u32		written[PRAM_RESERVE];
 	loff_t		end;		/* the bytes written so far end here */
+	/*
+	 * Map blocks made for the pending entries, zeroed but not linked
+	 * yet: they are linked in the transaction that sets the entries,
+	 * so a cut before it leaves the file as it was, blocks and all.
+	 */
+	u32		new_row;
+	unsigned int	new_cols;
+	struct {
+		u32	r, block;	/* row entry r is to name block */
+	}		new_col[PRAM_NEW_COLS];
 };
 
 /* Where file block @fblock goes in the map, and the data block for it. */
@@ -192,8 +203,33 @@ static void pram_reserve_release(struct super_block *sb,
  * @entry, or by the inode when @entry is NULL) and counted in the inode
  * in one transaction.
  */
+/*
+ * Link a zeroed map block: claimed, pointed to by the row entry @entry
+ * (or by the inode, when @entry is NULL) and counted, in the open
+ * transaction or one of its own.
+ */
+static void pram_link_map_block(struct inode *inode, __le32 *entry, u32 block)
+{
+	struct super_block *sb = inode->i_sb;
+
+	pram_tx_begin(sb);
+	pram_claim_blocks(sb, &block, 1);
+	if (entry)
+		pram_set_entry(sb, entry, block);
+	else
+		pram_set_row_block(inode, block);
+	pram_add_blocks(inode, 1);
+	pram_update_inode(inode);
+	pram_tx_end(sb);
+}
+
+/*
+ * A new map block, zeroed. Within a write (@res) it waits in @res to be
+ * linked with the entries it holds (pram_commit_blocks()); otherwise it
+ * is linked now.
+ */
 static int pram_new_map_block(struct inode *inode, struct pram_reserve *res,
-			      __le32 *entry, u32 *block)
+			      __le32 *entry, u32 r, u32 *block)
 {
 	struct super_block *sb = inode->i_sb;
 	int err = pram_take_block(sb, res, block);
@@ -201,16 +237,83 @@ static int pram_new_map_block(struct inode *inode, struct pram_reserve *res,
 	if (err)
 		return err;
 	pram_zero_block(sb, *block);
-	pram_tx_begin(sb);
-	pram_claim_blocks(sb, block, 1);
-	if (entry)
-		pram_set_entry(sb, entry, *block);
-	else
-		pram_set_row_block(inode, *block);
-	pram_add_blocks(inode, 1);
-	pram_update_inode(inode);
-	pram_tx_end(sb);
+	if (res && !entry) {
+		res->new_row = *block;
+	} else if (res && res->new_cols < PRAM_NEW_COLS) {
+		res->new_col[res->new_cols].r = r;
+		res->new_col[res->new_cols++].block = *block;
+	} else {
+		/* Linked now: no write, or (never seen) more columns at once. */
+		if (res && res->new_row) {
+			pram_link_map_block(inode, NULL, res->new_row);
+			res->new_row = 0;
+		}
+		pram_link_map_block(inode, entry, *block);
+	}
 	return 0;
+}
+
+/* The row block, or the write's new one not linked yet. */
+static u32 pram_current_row(struct inode *inode, const struct pram_reserve *res)
+{
+	return pram_row_block(inode) ?: (res ? res->new_row : 0);
+}
+
+/* Column @r: in the row block, or the write's new one not linked yet. */
+static u32 pram_current_column(const __le32 *rows, u32 r,
+			       const struct pram_reserve *res)
+{
+	unsigned int i;
+
+	if (rows[r] || !res)
+		return le32_to_cpu(rows[r]);
+	for (i = 0; i < res->new_cols; i++)
+		if (res->new_col[i].r == r)
+			return res->new_col[i].block;
+	return 0;
+}
+
+/*
+ * Link the new map blocks that entries [@entry, @entry + @n) lie in (two
+ * columns next to each other in the NVRAM, at most), in the open
+ * transaction.
+ */
+static void pram_link_new_maps(struct inode *inode, struct pram_reserve *res,
+			       const __le32 *entry, unsigned int n)
+{
+	struct super_block *sb = inode->i_sb;
+	u32 row = res->new_row ?: pram_row_block(inode), first, last, b;
+	const void *base = PRAM_SB(sb)->virt_addr;
+	unsigned int i, j;
+
+	first = ((const void *)entry - base) >> sb->s_blocksize_bits;
+	last = ((const void *)(entry + n - 1) - base) >> sb->s_blocksize_bits;
+	if (res->new_row) {
+		pram_link_map_block(inode, NULL, res->new_row);
+		res->new_row = 0;
+	}
+	for (i = 0, j = 0; i < res->new_cols; i++) {
+		b = res->new_col[i].block;
+		if (b >= first && b <= last)
+			pram_link_map_block(inode, (__le32 *)pram_block_addr(sb, row) +
+					    res->new_col[i].r, b);
+		else
+			res->new_col[j++] = res->new_col[i];
+	}
+	res->new_cols = j;
+}
+
+/* The write is over: map blocks it made and did not use go back. */
+static void pram_drop_new_maps(struct super_block *sb, struct pram_reserve *res)
+{
+	unsigned int i;
+
+	if (res->new_row)
+		pram_unreserve_blocks(sb, &res->new_row, 1);
+	for (i = 0; i < res->new_cols; i++)
+		pram_unreserve_blocks(sb, &res->new_col[i].block, 1);
+	res->new_row = 0;
+	res->new_cols = 0;
 }
 
 /* The column entry of @fblock, making the row and column blocks if needed. */
@@ -219,7 +322,7 @@ static int pram_map_column(struct inode *inode, u64 fblock,
 {
 	struct super_block *sb = inode->i_sb;
 	const struct pram_geometry *g = &PRAM_SB(sb)->geo;
-	u32 r, c, row = pram_row_block(inode), column;
+	u32 r, c, row = pram_current_row(inode, res), column;
 	__le32 *rows;
 	int err;
 
@@ -227,16 +330,16 @@ static int pram_map_column(struct inode *inode, u64 fblock,
 	if (err)
 		return err;
 	if (!row) {
-		err = pram_new_map_block(inode, res, NULL, &row);
+		err = pram_new_map_block(inode, res, NULL, 0, &row);
 		if (err)
 			return err;
 	} else if (!pram_block_valid(g, row)) {
 		return pram_map_corrupt(inode);
 	}
 	rows = pram_block_addr(sb, row);
-	column = le32_to_cpu(rows[r]);
+	column = pram_current_column(rows, r, res);
 	if (!column) {
-		err = pram_new_map_block(inode, res, &rows[r], &column);
+		err = pram_new_map_block(inode, res, &rows[r], r, &column);
 		if (err)
 			return err;
 	} else if (!pram_block_valid(g, column)) {
@@ -291,8 +394,9 @@ static int pram_map_slot(struct inode *inode, u64 fblock,
  * (up to @end, when that is past it) and times. A power cut leaves the
  * file as it was or with all of them.
  */
-static void pram_commit_blocks(struct inode *inode, __le32 *entry,
-			       const u32 *blocks, unsigned int n, loff_t end)
+static void pram_commit_blocks(struct inode *inode, struct pram_reserve *res,
+			       __le32 *entry, const u32 *blocks, unsigned int n,
+			       loff_t end)
 {
 	struct super_block *sb = inode->i_sb;
 	size_t len = n * sizeof(__le32);
@@ -300,6 +404,8 @@ static void pram_commit_blocks(struct inode *inode, __le32 *entry,
 	__le32 *w;
 
 	pram_tx_begin(sb);
+	if (res)
+		pram_link_new_maps(inode, res, entry, n);
 	pram_claim_blocks(sb, blocks, n);
 	pram_tx_log(sb, entry, len);
 	w = pram_wp_open(sb, entry, len);
@@ -316,7 +422,7 @@ static void pram_commit_blocks(struct inode *inode, __le32 *entry,
 
 static void pram_map_commit(struct inode *inode, struct pram_slot *slot)
 {
-	pram_commit_blocks(inode, slot->entry, &slot->block, 1, 0);
+	pram_commit_blocks(inode, NULL, slot->entry, &slot->block, 1, 0);
 }
 
 /* Point the pending column entries at their written blocks. */
@@ -324,7 +430,7 @@ static void pram_commit_pending(struct inode *inode, struct pram_reserve *res)
 {
 	if (!res->pending)
 		return;
-	pram_commit_blocks(inode, res->entry, res->written, res->pending,
+	pram_commit_blocks(inode, res, res->entry, res->written, res->pending,
 			   res->end);
 	res->pending = 0;
 }
@@ -503,6 +609,7 @@ static ssize_t pram_write_blocks(struct inode *inode, loff_t pos,
 		cond_resched();
 	}
 	pram_commit_pending(inode, &res);
+	pram_drop_new_maps(inode->i_sb, &res);
 	pram_reserve_release(inode->i_sb, &res);
 	return written ?: done;
 }

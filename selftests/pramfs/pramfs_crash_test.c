@@ -120,7 +120,7 @@ static int make_tree(void)
 {
 	static const char *const dirs[] = { "d1", "d2", "d1/sub", "d2/empty", "d1/e2" };
 	static const char *const files[] = { "d1/small", "d1/big", "d2/victim",
-					     "d1/sub/x", "d1/link" };
+					     "d1/sub/x", "d1/link", "d2/zero" };
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(dirs); i++)
@@ -128,6 +128,7 @@ static int make_tree(void)
 			return -1;
 	if (put_pattern("d1/small", 100, 1) || put_pattern("d1/big", 5000, 2) ||
 	    put_pattern("d2/victim", 200, 3) || put_pattern("d1/sub/x", 10, 4) ||
+	    put_pattern("d2/zero", 0, 5) ||
 	    symlink("small", at("d1/link")))
 		return -1;
 	for (i = 0; i < ARRAY_SIZE(files); i++)
@@ -300,6 +301,7 @@ static int append(const char *name, off_t at_off, size_t len)
 static int op_append_in_block(void) { return append("d1/small", 100, 50); }
 static int op_append_new_blocks(void) { return append("d1/small", 100, 3000); }
 static int op_append_many_blocks(void) { return append("d2/victim", 200, 7000); }
+static int op_write_empty(void) { return append("d2/zero", 0, 3000); }
 static int op_write_past_hole(void) { return append("d1/big", 9000, 1000); }
 static int op_truncate_down(void) { return truncate(at("d1/big"), 1500); }
 static int op_truncate_to_zero(void) { return truncate(at("d1/big"), 0); }
@@ -404,6 +406,10 @@ FIXTURE_VARIANT_ADD(crash, append_new_blocks) {
 FIXTURE_VARIANT_ADD(crash, append_many_blocks) {
 	.op = { "append_many_blocks", op_append_many_blocks },
 };
+FIXTURE_VARIANT_ADD(crash, write_into_empty_file) {
+	.op = { "write_into_empty_file", op_write_empty },
+};
+
 FIXTURE_VARIANT_ADD(crash, write_past_a_hole) {
 	.op = { "write_past_a_hole", op_write_past_hole },
 };

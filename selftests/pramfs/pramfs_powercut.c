@@ -233,7 +233,7 @@ static int write_log(const char *dir, int k, long n, int append)
 	return close(fd);
 }
 
-static void worker(unsigned long seed, const char *logdir, int k)
+static void run_worker(unsigned long seed, const char *logdir, int k)
 {
 	char dir[64];
 	struct model m;
@@ -309,7 +309,7 @@ static int matches(const struct model *m, int k, char *why, size_t len)
 	return 1;
 }
 
-static int check(unsigned long seed, const char *logdir)
+static int check_all(unsigned long seed, const char *logdir)
 {
 	char why[2][256];
 	struct model m;
@@ -350,12 +350,12 @@ int main(int argc, char **argv)
 		return 2;
 	seed = strtoul(argv[2], NULL, 0);
 	if (!strcmp(argv[1], "check"))
-		return check(seed, argv[3]);
+		return check_all(seed, argv[3]);
 	if (strcmp(argv[1], "run"))
 		return 2;
 	for (k = 0; k < WORKERS; k++)
 		if (!fork())
-			worker(seed, argv[3], k);
+			run_worker(seed, argv[3], k);
 	printf("powercut: running\n");
 	fflush(stdout);
 	while (wait(NULL) > 0)
