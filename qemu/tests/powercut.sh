@@ -10,7 +10,12 @@
 # host share once it returned), unmounts, runs fsck.pramfs -fn on the
 # NVRAM (it must find nothing), mounts again and restarts the workload;
 # the host kills QEMU with SIGKILL at a random moment (from SEED) and
-# boots again. A failing image is kept under build/powercut/.
+# boots again. Every other cut is made by the module's power-cut knob
+# instead (CONFIG_PRAMFS_CRASH_TEST): at a random persistence point, with
+# a random line of the window torn, the NVRAM stops taking stores, the
+# workers stop logging, and then QEMU is killed; SIGKILL alone cannot
+# tear a cache line, and under TCG seldom falls inside an operation.
+# A failing image is kept under build/powercut/.
 set -eu
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 . "$REPO/qemu/tests/lib.sh"
@@ -41,14 +46,27 @@ if [ "\${POWERCUT_LAST:-}" = 1 ]; then
 	umount /mnt/pram && echo "powercut: last check done"
 	exit 0
 fi
+if [ -e /host/cut-after ]; then
+	K=/sys/module/pramfs/parameters
+	cat /host/cut-tear >\$K/crash_tear
+	cat /host/cut-after >\$K/crash_after
+	(while ! grep -q Y \$K/crashed; do sleep 0.2; done; : >/host/cut) &
+fi
 : >/host/running
 \$P run $seed /host
 GUEST
 
-# boot N LAST: one boot; the workload is killed after a random time.
+# boot N LAST: one boot: it checks what the last cut left, then runs the
+# workload until cut N (by the knob for odd N, else SIGKILL after a
+# random time). Prints the cut, then the check of the previous one.
 boot() {
 	local log=$work/boot$1.log delay
-	rm -f "$share/running"
+	rm -f "$share/running" "$share/cut" "$share/cut-after" "$share/cut-tear"
+	# Odd cuts by the knob: a fence among the first few thousand.
+	if [ $(($1 % 2)) -eq 1 ] && [ "$2" = 0 ]; then
+		echo $((RANDOM % 3000 + 1)) >"$share/cut-after"
+		echo $((RANDOM % 9 - 1)) >"$share/cut-tear"
+	fi
 	"$REPO/qemu/run" --nvram "$nv" --nvram-size 4M --share "$share" -- \
 		"POWERCUT_LAST=$2 sh /host/boot.sh" >"$log" 2>&1 &
 	if [ "$2" = 1 ]; then
@@ -60,11 +78,20 @@ boot() {
 			kill -0 $! 2>/dev/null || break
 			sleep 0.5
 		done
-		delay=$((RANDOM % 40 + 2))
-		sleep "$(awk "BEGIN { print $delay / 10 }")"
+		if [ -e "$share/cut-after" ]; then
+			for _ in $(seq 600); do
+				[ -e "$share/cut" ] && break
+				kill -0 $! 2>/dev/null || break
+				sleep 0.2
+			done
+		else
+			delay=$((RANDOM % 40 + 2))
+			sleep "$(awk "BEGIN { print $delay / 10 }")"
+		fi
 		pkill -KILL -f "mem-path=$nv" || true
 		wait || true
 	fi
+	[ -e "$share/cut-after" ] && echo -n "knob: fence $(cat "$share/cut-after"), tear $(cat "$share/cut-tear"); "
 	grep '^powercut:' "$log" | tr '\n' ' '
 	echo
 	if [ "$1" -gt 0 ] && ! grep -q '^powercut: check ok' "$log" ||
