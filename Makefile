@@ -56,7 +56,7 @@ check: deps
 COUNT ?= 200
 SEED ?= 1
 crash: initramfs
-	@qemu/tests/powercut.sh $(COUNT) $(SEED)
+	@bash qemu/tests/powercut.sh $(COUNT) $(SEED)
 
 # The benchmark (not a test): PRAMFS with protection on and off, ext4-DAX,
 # ext2 on brd and tmpfs side by side in one lean guest boot, median of 3;
