@@ -177,8 +177,12 @@ for k in 0 1 2 3; do
 	start=$(field "$work/rt$k.img" "bitmap at block" 4)
 	nbm=$(field "$work/rt$k.img" "bitmap at block" 5)
 	inodes=$(field "$work/rt$k.img" "inodes " 2)
+	# The data start after the bitmap, and after the journal when there is one.
+	data=$((start + nbm))
+	journal=$(field "$work/rt$k.img" "journal at block" 4)
+	[ "$journal" -gt 0 ] && data=$((journal + 16384 / bs))
 	check "slot $k: statfs as mkfs made it" \
-		"grep -q '^RT$k bsize=$bs blocks=$((blocks - start - nbm)) .* files=$inodes ' '$work/guest.log'"
+		"grep -q '^RT$k bsize=$bs blocks=$((blocks - data)) .* files=$inodes ' '$work/guest.log'"
 	check "slot $k: root mode, owner" "grep -q '^RT$k mode=750 uid=12 gid=34$' '$work/guest.log'"
 	check "slot $k: the kernel logs its UUID and label" \
 		"grep -q 'pram@$(printf %x $((0x100000000 + k * SLOT)))): mounted read-write: uuid 0000000$k-1111-2222-3333-444444444444, label \"bs$bs\"' '$share/rt.log'"
