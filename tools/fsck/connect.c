@@ -4,9 +4,10 @@
  * One that is not (an inode made but never linked when the power went,
  * or cut off by a repair) is freed when it holds nothing, and otherwise
  * linked into /lost+found (made on demand, as e2fsck does) under its own
- * name if that is free there, else "#INO". A directory cut off with its
- * subtree takes the subtree along. One that was deleted (unlinked while
- * open) is freed.
+ * name if that is free there, else "#INO" (or "#INO.K"). A directory cut
+ * off with its subtree takes the subtree along. One that was deleted
+ * (unlinked while open) is freed. A non-directory named lost+found in the
+ * root is renamed so.
  */
 #include <stdlib.h>
 #include "fsck.h"
@@ -60,14 +61,24 @@ static u32 lost_found(struct fsck *f)
 {
 	static const char name[] = "lost+found";
 	struct pram_inode *pi, *root = pram_img_inode(&f->img, PRAM_ROOT_INO);
-	u32 ino;
+	struct pram_dir_scan scan;
+	u32 ino, *e, n;
 
 	if (f->lost_found)
 		return f->lost_found;
 	ino = find_name(f, PRAM_ROOT_INO, name, sizeof(name) - 1);
 	if (ino && (*fsck_state(f, ino) & IN_DIR))
 		return f->lost_found = ino;
-	if (ino || !fsck_problem(f, PR_LOST_FOUND, "/lost+found is missing"))
+	/* Not a directory: it gives up the name, as a duplicate does. */
+	if (ino) {
+		if (!fsck_problem(f, PR_LOST_FOUND_FILE, "/lost+found (inode %u) is not a directory",
+				  ino))
+			return 0;
+		fsck_list_entries(f, PRAM_ROOT_INO, &e, &n, &scan);
+		fsck_rename_entry(f, ino, e, n);
+		free(e);
+	}
+	if (!fsck_problem(f, PR_LOST_FOUND, "/lost+found is missing"))
 		return 0;
 	if (pram_build_inode(&f->b, &ino)) {
 		printf("  No free inode for /lost+found.\n");
@@ -114,17 +125,21 @@ static void unlist(struct fsck *f, u32 ino)
 static bool connect(struct fsck *f, u32 ino)
 {
 	struct pram_inode *pi = pram_img_inode(&f->img, ino);
-	u32 lf = lost_found(f), len = pram_name_len(pi);
+	u32 lf = lost_found(f), len = pram_name_len(pi), *e, n;
 	char name[PRAM_NAME_LEN + 1];
+	struct pram_dir_scan scan;
 	const char *why;
 
 	if (!lf)
 		return false;
 	unlist(f, ino);
-	if (pram_name_check(pi, &why) || find_name(f, lf, pi->i_name, len))
-		len = snprintf(name, sizeof(name), "#%u", ino);
-	else
+	if (pram_name_check(pi, &why) || find_name(f, lf, pi->i_name, len)) {
+		fsck_list_entries(f, lf, &e, &n, &scan);
+		len = fsck_free_name(f, ino, e, n, name);
+		free(e);
+	} else {
 		memcpy(name, pi->i_name, len);
+	}
 	if (pram_build_link(&f->b, lf, ino, name, len)) {
 		printf("  No room in /lost+found for inode %u.\n", ino);
 		return false;

@@ -3,11 +3,12 @@
  * fsck.pramfs pass 2: every directory's entry list. The entries are
  * those the kernel finds (pram_dir_scan(): the forward chain, then past a
  * break the entries from the tail back). A free or cleared inode in a
- * list is taken out; a bad or duplicate name is replaced by "#INO"; a list
- * whose links disagree with the entries found is rewritten to hold them,
- * as the kernel does on a read-write mount. An inode that a list links to
- * but that names another directory, whose list does not hold it, is
- * given to the directory that links to it, before the list is judged.
+ * list is taken out; a bad or duplicate name is replaced by "#INO" (or
+ * "#INO.K", when that is taken too); a list whose links disagree with
+ * the entries found is rewritten to hold them, as the kernel does on a
+ * read-write mount. An inode that a list links to but that names another
+ * directory, whose list does not hold it, is given to the directory that
+ * links to it, before the list is judged.
  */
 #include <stdlib.h>
 #include "fsck.h"
@@ -93,13 +94,57 @@ static int cmp_names(const void *a, const void *b, void *img)
 	return c ?: cmp_u32(a, b);
 }
 
-static void rename_entry(struct fsck *f, u32 ino)
+static bool name_taken(struct fsck *f, const char *name, size_t len,
+		       const u32 *e, u32 n)
+{
+	const struct pram_inode *pi;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		pi = pram_img_inode(&f->img, e[i]);
+		if (pram_name_len(pi) == len && !memcmp(pi->i_name, name, len))
+			return true;
+	}
+	return false;
+}
+
+/**
+ * fsck_free_name() - a name for @ino that none of @e has: "#INO", or "#INO.K"
+ * @f: the check
+ * @ino: the inode to name
+ * @e: the entries of the directory it goes in
+ * @n: how many
+ * @name: PRAM_NAME_LEN + 1 bytes for the name
+ *
+ * Return: its length.
+ */
+int fsck_free_name(struct fsck *f, u32 ino, const u32 *e, u32 n, char *name)
+{
+	u32 k = 0;
+	int len;
+
+	do {
+		len = k ? snprintf(name, PRAM_NAME_LEN + 1, "#%u.%u", ino, k) :
+			  snprintf(name, PRAM_NAME_LEN + 1, "#%u", ino);
+		k++;
+	} while (name_taken(f, name, len, e, n));
+	return len;
+}
+
+/**
+ * fsck_rename_entry() - give @ino a name of its own (fsck_free_name())
+ * @f: the check
+ * @ino: an entry whose name is bad, taken, or needed (lost+found)
+ * @e: the entries of its directory
+ * @n: how many
+ */
+void fsck_rename_entry(struct fsck *f, u32 ino, const u32 *e, u32 n)
 {
 	char name[PRAM_NAME_LEN + 1];
+	int len = fsck_free_name(f, ino, e, n, name);
 
-	snprintf(name, sizeof(name), "#%u", ino);
 	memset(pram_img_inode(&f->img, ino)->i_name, 0, PRAM_NAME_LEN);
-	memcpy(pram_img_inode(&f->img, ino)->i_name, name, strlen(name));
+	memcpy(pram_img_inode(&f->img, ino)->i_name, name, len);
 	pram_img_resum(&f->img, ino);
 }
 
@@ -119,7 +164,7 @@ static void check_names(struct fsck *f, u32 dir, u32 *e, u32 n)
 		pi = pram_img_inode(&f->img, e[i]);
 		if (pram_name_check(pi, &why) &&
 		    fsck_problem(f, PR_NAME_BAD, "Directory %u: entry %u: %s", dir, e[i], why))
-			rename_entry(f, e[i]);
+			fsck_rename_entry(f, e[i], e, n);
 	}
 	memcpy(byname, e, n * sizeof(*e));
 	qsort_r(byname, n, sizeof(*e), cmp_names, &f->img);
@@ -131,7 +176,7 @@ static void check_names(struct fsck *f, u32 dir, u32 *e, u32 n)
 		if (fsck_problem(f, PR_NAME_DUP, "Directory %u: entries %u and %u are both named \"%.*s\"",
 				 dir, byname[i - 1], byname[i], (int)pram_name_len(pi),
 				 pi->i_name))
-			rename_entry(f, byname[i]);
+			fsck_rename_entry(f, byname[i], e, n);
 	}
 	free(byname);
 }

@@ -3,10 +3,10 @@
  * fsck.pramfs pass 1B: blocks claimed by two inodes (or twice by one).
  * The lowest inode number keeps the block; each later claimant gets a
  * copy of it in a block nobody holds, or, when none is left, loses it
- * (its map entry cleared: a hole), and is told which. A map block held
- * twice is taken from the later claimant with what it maps (copying a
- * map would copy its claims too). Then every claim is made again, for
- * pass 5.
+ * (its map entry cleared: a hole; a symlink is cleared), and is told
+ * which. A map block held twice is taken from the later claimant with
+ * what it maps (copying a map would copy its claims too). Then every
+ * claim is made again, for pass 5.
  */
 #include <stdlib.h>
 #include "fsck.h"
@@ -76,22 +76,6 @@ static bool copy_block(struct fsck *f, __le32 *entry)
 	return true;
 }
 
-static int count_entry(void *arg, const struct pram_map_ent *e)
-{
-	if (!e->bad)
-		++*(u32 *)arg;
-	return 0;
-}
-
-/* The blocks under map block @map of @row: what clearing its entry drops. */
-static u32 blocks_under(struct fsck *f, u32 row, u32 map)
-{
-	u32 count = 0;
-
-	pram_map_walk(f->g, f->img.base, row, map, count_entry, &count);
-	return count;
-}
-
 /* Resolve one entry that holds a block claimed twice. */
 static void resolve(struct fsck *f, struct dups *d, u32 ino, __le32 *entry,
 		    bool map_block)
@@ -103,20 +87,29 @@ static void resolve(struct fsck *f, struct dups *d, u32 ino, __le32 *entry,
 		return;
 	if (!map_block) {
 		if (!fsck_problem(f, PR_DUP_BLOCK, "Block %u is held by inode %u and inode %u: a copy for inode %u",
-				  block, owner, ino, ino) || copy_block(f, entry))
+				  block, owner, ino, ino))
 			return;
+		if (copy_block(f, entry)) {
+			/* A symlink's entry is in its record. */
+			pram_img_resum(&f->img, ino);
+			return;
+		}
+		if (S_ISLNK(le16_to_cpu(pi->i_mode))) {
+			/* Not a symlink without its target: pass 2 unlists it. */
+			printf("  No free block for the copy: symlink %u is cleared.\n", ino);
+			fsck_clear_inode(f, ino);
+			return;
+		}
 		printf("  No free block for the copy: the block is taken from inode %u (a hole).\n",
 		       ino);
 		*entry = 0;
-		le32_add_cpu(&pi->i_blocks, -1);
 	} else {
 		if (!fsck_problem(f, PR_DUP_BLOCK, "Map block %u of inode %u is held by inode %u too: taken from inode %u with what it maps",
 				  block, ino, owner, ino))
 			return;
-		le32_add_cpu(&pi->i_blocks, -(1 + blocks_under(f,
-				le32_to_cpu(pi->i_type.reg.row_block), block)));
 		*entry = 0;
 	}
+	/* i_blocks: counted again when pass 1 restarts. */
 	pram_img_resum(&f->img, ino);
 }
 
@@ -180,6 +173,8 @@ void fsck_pass1b(struct fsck *f)
 	if (!f->any_dup)
 		return;
 	for (ino = PRAM_ROOT_INO; ino < end; ino++) {
+		struct resolve_map r = { .f = f, .d = &d, .ino = ino };
+
 		pi = pram_img_inode(&f->img, ino);
 		mode = le16_to_cpu(pi->i_mode);
 		if (!(*fsck_state(f, ino) & IN_USED) || (!S_ISREG(mode) && !S_ISLNK(mode)))
@@ -189,8 +184,7 @@ void fsck_pass1b(struct fsck *f)
 			resolve(f, &d, ino, &pi->i_type.reg.row_block, S_ISREG(mode));
 		row = le32_to_cpu(pi->i_type.reg.row_block);
 		if (row && S_ISREG(mode))
-			pram_map_walk(f->g, f->img.base, row, row, resolve_entry,
-				      &(struct resolve_map) { f, &d, ino });
+			pram_map_walk(f->g, f->img.base, row, row, resolve_entry, &r);
 	}
 	free(d.v);
 	fsck_claim_all(f);

@@ -50,6 +50,7 @@ enum problem {
 	PR_ORPHAN_EMPTY,	/* in no directory, holding nothing */
 	PR_ORPHAN,		/* in no directory, holding data */
 	PR_LOST_FOUND,		/* lost+found is missing: make it */
+	PR_LOST_FOUND_FILE,	/* lost+found is not a directory */
 	PR_LINKS,
 	PR_BITMAP_LEAK,		/* a block marked used that nothing holds */
 	PR_BITMAP_MISSING,	/* a block held but marked free */
@@ -73,6 +74,7 @@ struct fsck {
 	u8			*claimed;	/* blocks some inode holds */
 	u8			*dup;		/* blocks held twice */
 	bool			any_dup;
+	bool			skipped;	/* pass 1 left a shared block unchecked */
 	u32			lost_found;	/* its inode, 0 until needed */
 	struct pram_builder	b;
 	u32			files, dirs, blocks_held;
@@ -82,6 +84,9 @@ static inline u8 *fsck_state(struct fsck *f, u32 ino)
 {
 	return &f->ino_state[ino - PRAM_ROOT_INO];
 }
+
+/* fsck.c */
+int fsck_run(struct fsck *f);
 
 /* problem.c */
 void fsck_unfixed(struct fsck *f);
@@ -102,6 +107,8 @@ void fsck_pass5(struct fsck *f);
 
 /* shared by the passes */
 void fsck_clear_inode(struct fsck *f, u32 ino);
+int fsck_free_name(struct fsck *f, u32 ino, const u32 *e, u32 n, char *name);
+void fsck_rename_entry(struct fsck *f, u32 ino, const u32 *e, u32 n);
 bool fsck_claim(struct fsck *f, u32 block);
 void fsck_claim_all(struct fsck *f);
 int fsck_relink(struct fsck *f, u32 dir, const u32 *entries, u32 n);

@@ -84,7 +84,8 @@ static bool pass1_record(struct fsck *f, u32 ino)
 		if (ino == PRAM_ROOT_INO) {
 			if (fsck_problem(f, PR_ROOT_BAD, "The root directory is not valid: %s", why))
 				remake_root(f);
-			return true;
+			/* Kept as it is (-n), only a directory is read as one. */
+			return S_ISDIR(le16_to_cpu(pi->i_mode));
 		}
 		if (fsck_problem(f, PR_INODE_BAD, "Inode %u (%s \"%.*s\"): %s", ino,
 				 kind(le16_to_cpu(pi->i_mode)), (int)pram_name_len(pi),
@@ -103,6 +104,7 @@ struct pass1_map {
 	struct fsck	*f;
 	u32		ino;
 	u32		blocks;
+	bool		shared;	/* maps a block held before: pass 1 restarts */
 };
 
 /* Check, claim and count one map entry; clear a bad one. */
@@ -118,9 +120,31 @@ static int pass1_map_entry(void *arg, const struct pram_map_ent *e)
 			((__le32 *)pram_img_block(&f->img, e->map))[e->idx] = 0;
 		return PRAM_MAP_SKIP;
 	}
-	fsck_claim(f, e->block);
 	m->blocks++;
+	/*
+	 * A map block an earlier inode holds: pass 1B takes it from this
+	 * one with what it maps, so what it maps is neither claimed nor
+	 * repaired here (a repair would write into the other's block); pass
+	 * 1 runs again after pass 1B.
+	 */
+	if (!fsck_claim(f, e->block) && e->is_row) {
+		m->shared = true;
+		return PRAM_MAP_SKIP;
+	}
 	return 0;
+}
+
+/* i_blocks against the @blocks a file's map holds. */
+static void check_blocks(struct fsck *f, u32 ino, u32 blocks)
+{
+	struct pram_inode *pi = pram_img_inode(&f->img, ino);
+
+	if (blocks != le32_to_cpu(pi->i_blocks) &&
+	    fsck_problem(f, PR_BLOCKS, "Inode %u: i_blocks is %u, its map holds %u",
+			 ino, le32_to_cpu(pi->i_blocks), blocks)) {
+		pi->i_blocks = cpu_to_le32(blocks);
+		pram_img_resum(&f->img, ino);
+	}
 }
 
 static void pass1_map(struct fsck *f, u32 ino)
@@ -130,31 +154,28 @@ static void pass1_map(struct fsck *f, u32 ino)
 	struct pass1_map m = { .f = f, .ino = ino, .blocks = 1 };
 
 	if (row) {
-		fsck_claim(f, row);
-		pram_map_walk(f->g, f->img.base, row, row, pass1_map_entry, &m);
+		m.shared = !fsck_claim(f, row);
+		if (!m.shared)
+			pram_map_walk(f->g, f->img.base, row, row, pass1_map_entry, &m);
 		blocks = m.blocks;
 	}
-	if (blocks != le32_to_cpu(pi->i_blocks) &&
-	    fsck_problem(f, PR_BLOCKS, "Inode %u: i_blocks is %u, its map holds %u",
-			 ino, le32_to_cpu(pi->i_blocks), blocks)) {
-		pi->i_blocks = cpu_to_le32(blocks);
-		pram_img_resum(&f->img, ino);
-	}
+	/* Counted when pass 1 runs again, after pass 1B. */
+	if (m.shared)
+		f->skipped = true;
+	else
+		check_blocks(f, ino, blocks);
 	if (blocks || le64_to_cpu(pi->i_size))
 		*fsck_state(f, ino) |= IN_DATA;
 }
 
-/* A target of exactly i_size bytes, NUL after it, in one block. */
-static void pass1_symlink(struct fsck *f, u32 ino)
+/* A symlink's target: exactly i_size bytes, NUL after it. */
+static void check_symlink(struct fsck *f, u32 ino)
 {
 	struct pram_inode *pi = pram_img_inode(&f->img, ino);
-	u32 block = le32_to_cpu(pi->i_type.reg.row_block);
 	u64 size = le64_to_cpu(pi->i_size);
-	char *t = pram_img_block(&f->img, block);
+	char *t = pram_img_block(&f->img, le32_to_cpu(pi->i_type.reg.row_block));
 	size_t len = strnlen(t, f->g->blocksize);
 
-	fsck_claim(f, block);
-	*fsck_state(f, ino) |= IN_DATA;
 	if (len == size)
 		return;
 	if (!fsck_problem(f, PR_SYMLINK, "Symlink %u: its target is %zu bytes to the first NUL, its size says %llu",
@@ -173,6 +194,18 @@ static void pass1_symlink(struct fsck *f, u32 ino)
 	pram_img_resum(&f->img, ino);
 }
 
+/* A symlink's block: claimed, and checked unless another holds it too. */
+static void pass1_symlink(struct fsck *f, u32 ino)
+{
+	u32 block = le32_to_cpu(pram_img_inode(&f->img, ino)->i_type.reg.row_block);
+
+	*fsck_state(f, ino) |= IN_DATA;
+	if (fsck_claim(f, block))
+		check_symlink(f, ino);
+	else
+		f->skipped = true;
+}
+
 /**
  * fsck_pass1() - every inode slot, map and symlink block
  * @f: the check
@@ -185,7 +218,8 @@ void fsck_pass1(struct fsck *f)
 
 	for (ino = PRAM_ROOT_INO; ino < end; ino++) {
 		pi = pram_img_inode(&f->img, ino);
-		if (!pi->i_mode) {
+		/* A free root is a bad one: remade, not cleared. */
+		if (!pi->i_mode && ino != PRAM_ROOT_INO) {
 			if (!all_zero(pi, PRAM_INODE_SIZE) &&
 			    fsck_problem(f, PR_FREE_DIRTY, "Inode %u is free, but not all zeros", ino))
 				fsck_clear_inode(f, ino);

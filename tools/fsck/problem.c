@@ -41,6 +41,7 @@ static const struct {
 	[PR_ORPHAN_EMPTY]	= { "Clear it", PREEN },
 	[PR_ORPHAN]		= { "Connect it to /lost+found", 0 },
 	[PR_LOST_FOUND]		= { "Make it", 0 },
+	[PR_LOST_FOUND_FILE]	= { "Rename it", 0 },
 	[PR_LINKS]		= { "Fix", PREEN },
 	[PR_BITMAP_LEAK]	= { "Fix", PREEN },
 	[PR_BITMAP_MISSING]	= { "Fix", PREEN },

@@ -28,13 +28,29 @@ static void rebuild(struct pram_image *img)
 	pram_img_super_commit(img);
 }
 
+/* Features this fsck knows how to check (mounting cares only for incompat). */
+static int known_features(struct pram_image *img)
+{
+	u32 ro = le32_to_cpu(img->sb->s_feature_ro_compat);
+
+	if (!(ro & ~PRAM_FEATURE_RO_COMPAT_SUPP))
+		return 0;
+	pram_warnx("%s: unknown ro_compat features %#x: this fsck cannot check it",
+		   img->name, ro);
+	return -EINVAL;
+}
+
 static int salvage(struct fsck *f, const char *why_p, const char *why_c)
 {
 	struct pram_image *img = &f->img;
 
-	if (pram_image_salvage(img))
-		pram_die("%s: no usable superblock (primary: %s; copy: %s)",
-			 img->name, why_p, why_c);
+	if (pram_image_salvage(img)) {
+		pram_warnx("%s: no usable superblock (primary: %s; copy: %s)",
+			   img->name, why_p, why_c);
+		return -EINVAL;
+	}
+	if (known_features(img))
+		return -EINVAL;
 	if (fsck_problem(f, PR_SB_REBUILD,
 			 "No valid superblock (primary: %s; copy: %s), but the %s's size, block size and inode count give a filesystem",
 			 why_p, why_c, img->sb == pram_img_primary(img) ? "primary" : "copy"))
@@ -46,7 +62,8 @@ static int salvage(struct fsck *f, const char *why_p, const char *why_c)
  * fsck_pass0() - find and check the superblocks
  * @f: the check
  *
- * Return: 0; exits with FSCK_ERROR when there is nothing to check.
+ * Return: 0, or -EINVAL when there is nothing this fsck can check (the
+ * message given).
  */
 int fsck_pass0(struct fsck *f)
 {
@@ -57,6 +74,8 @@ int fsck_pass0(struct fsck *f)
 	f->g = &img->geo;
 	if (pram_image_load(img, &why_p, &why_c))
 		return salvage(f, why_p, why_c);
+	if (known_features(img))
+		return -EINVAL;
 	if (img->sb != pram_img_primary(img)) {
 		if (fsck_problem(f, PR_SB_PRIMARY, "The primary superblock is not valid (%s); the copy is",
 				 why_p))
@@ -68,8 +87,5 @@ int fsck_pass0(struct fsck *f)
 				 why ?: "", why ? ")" : ""))
 			memcpy(pram_copy(img), img->sb, PRAM_SB_SIZE);
 	}
-	if (le32_to_cpu(img->sb->s_feature_ro_compat) & ~PRAM_FEATURE_RO_COMPAT_SUPP)
-		pram_die("%s: unknown ro_compat features %#x: this fsck cannot check it",
-			 img->name, le32_to_cpu(img->sb->s_feature_ro_compat));
 	return 0;
 }
