@@ -5,7 +5,7 @@
 
 SHELL := /bin/bash
 
-.PHONY: all deps tree kunit guest module selftests tools tools-static initramfs lint run check crash bench bench-quick clean
+.PHONY: all deps tree kunit guest module selftests tools tools-static initramfs lint run check crash fuzz bench bench-quick clean
 
 all: initramfs
 
@@ -57,6 +57,17 @@ COUNT ?= 200
 SEED ?= 1
 crash: initramfs
 	@bash qemu/tests/powercut.sh $(COUNT) $(SEED)
+
+# Hostile images: FUZZ_SECS of fuzz-fsck (libFuzzer) over fsck.pramfs and
+# the pure code, then FUZZ_N mutated images through the kernel and
+# fsck.pramfs in the test guest; FUZZ_SEED makes both reproducible. make
+# check runs a minute and 300 images.
+FUZZ_N ?= 10000
+FUZZ_SEED ?= 1
+FUZZ_SECS ?= 600
+fuzz: initramfs
+	@bash tools/fuzz/run.sh $(FUZZ_SECS) $(FUZZ_SEED)
+	@bash qemu/tests/fuzz.sh $(FUZZ_N) $(FUZZ_SEED)
 
 # The benchmark (not a test): PRAMFS with protection on and off, ext4-DAX,
 # ext2 on brd and tmpfs side by side in one lean guest boot, median of 3;
