@@ -222,10 +222,75 @@ static void head_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pram_journal_check_head(&h, &why), -EUCLEAN);
 }
 
+/* Log the 128 bytes at @off in three lines from @line, as a record is. */
+static void jlog_record(struct jimg *j, u32 line, u64 off)
+{
+	jlog(j, line, off, 44);
+	jlog(j, line + 1, off + 44, 44);
+	jlog(j, line + 2, off + 88, PRAM_SB_SIZE - 88);
+}
+
+/* Entries that put @byte over the superblock at @off. */
+static void jforge_super(struct jimg *j, u32 line, u64 off, u8 byte)
+{
+	u8 junk[44];
+	u32 k;
+
+	memset(junk, byte, sizeof(junk));
+	for (k = 0; k < 3; k++)
+		pram_journal_fill(&j->e[line + k], jgen(j), line + k, off + 44 * k,
+				  junk, k < 2 ? 44 : PRAM_SB_SIZE - 88);
+}
+
+/* A journal image whose superblock pair is formatted. */
+static struct pram_super_block *super_jimg(struct kunit *test, struct jimg *j)
+{
+	struct pram_super_block *ps;
+
+	jimg_init(test, j);
+	ps = (void *)j->base;
+	pram_super_format(ps, &j->g);
+	memcpy(j->base + PRAM_SB_COPY_OFFSET, ps, PRAM_SB_SIZE);
+	return ps;
+}
+
+/*
+ * An undo that leaves the superblock in use valid is trusted; one that
+ * would not (crafted entries) is not.
+ */
+static void check_undo_test(struct kunit *test)
+{
+	struct pram_super_block *ps;
+	const char *why;
+	struct jimg j;
+
+	/* A change as the kernel makes it: logged, then made. */
+	ps = super_jimg(test, &j);
+	KUNIT_EXPECT_EQ(test, pram_journal_check_undo(j.e, &j.g, j.base, 0, &why), 0);
+	jlog_record(&j, 1, 0);
+	le32_add_cpu(&ps->s_free_blocks_count, -1);
+	ps->s_csum = cpu_to_le32(pram_super_csum(ps));
+	KUNIT_EXPECT_EQ(test, pram_journal_check_undo(j.e, &j.g, j.base, 0, &why), 0);
+	/* Junk over the copy: not the one in use. */
+	super_jimg(test, &j);
+	jforge_super(&j, 1, PRAM_SB_COPY_OFFSET, 0x5a);
+	KUNIT_EXPECT_EQ(test, pram_journal_check_undo(j.e, &j.g, j.base, 0, &why), 0);
+	KUNIT_EXPECT_EQ(test, pram_journal_check_undo(j.e, &j.g, j.base,
+						      PRAM_SB_COPY_OFFSET, &why), -EUCLEAN);
+	/* Junk over the primary, even seven bytes of it. */
+	super_jimg(test, &j);
+	pram_journal_fill(&j.e[1], jgen(&j), 1, 0, "\x5a\x5a\x5a\x5a\xff\xff\0", 7);
+	KUNIT_EXPECT_EQ(test, pram_journal_check_undo(j.e, &j.g, j.base, 0, &why), -EUCLEAN);
+	/* Committed: nothing to undo, whatever the lines hold. */
+	((struct pram_journal_head *)j.e)->j_gen = cpu_to_le32(jgen(&j) + 1);
+	KUNIT_EXPECT_EQ(test, pram_journal_check_undo(j.e, &j.g, j.base, 0, &why), 0);
+}
+
 static struct kunit_case pramfs_journal_cases[] = {
 	KUNIT_CASE_PARAM(undo_test, undo_gen_params),
 	KUNIT_CASE(restore_test),
 	KUNIT_CASE(head_test),
+	KUNIT_CASE(check_undo_test),
 	{}
 };
 

@@ -104,6 +104,8 @@ bool pram_journal_entry_valid(const struct pram_journal_entry *e, u32 gen,
 int pram_journal_pending(const void *area, const struct pram_geometry *g);
 int pram_journal_undo(const void *area, const struct pram_geometry *g,
 		      pram_journal_undo_fn fn, void *arg);
+int pram_journal_check_undo(const void *area, const struct pram_geometry *g,
+			    const void *base, u32 sb_off, const char **why);
 
 static inline u64 pram_journal_offset(const struct pram_geometry *g)
 {

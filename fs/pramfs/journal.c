@@ -165,3 +165,60 @@ int pram_journal_undo(const void *area, const struct pram_geometry *g,
 	return n;
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_journal_undo);
+
+/* The superblock pair, as an undo would leave it. */
+struct pram_undo_super {
+	u8	sb[PRAM_SB_COPY_OFFSET + PRAM_SB_SIZE];
+};
+
+static void pram_undo_into_super(void *arg, u64 offset, const void *old,
+				 u32 len)
+{
+	struct pram_undo_super *u = arg;
+
+	if (offset >= sizeof(u->sb))
+		return;
+	memcpy(u->sb + offset, old, min_t(u64, len, sizeof(u->sb) - offset));
+}
+
+/* A valid superblock for the same filesystem as @g. */
+static bool pram_same_super(const void *sb, const struct pram_geometry *g)
+{
+	struct pram_geometry after;
+	const char *why;
+
+	return !pram_super_check(sb, &after, &why) && after.size == g->size &&
+	       after.blocksize == g->blocksize &&
+	       after.inodes_count == g->inodes_count &&
+	       after.journal_blocks == g->journal_blocks;
+}
+
+/**
+ * pram_journal_check_undo() - would the undo leave the superblock valid?
+ * @area: the journal, its head valid
+ * @g: the geometry of the superblock in use
+ * @base: the filesystem's start: both superblocks
+ * @sb_off: where the superblock in use is: 0, or PRAM_SB_COPY_OFFSET
+ * @why: set to the reason when it would not
+ *
+ * An entry may restore any metadata, the superblocks too, but only ever
+ * to what they were: a valid superblock of the same filesystem. Entries
+ * that would leave the superblock in use invalid, or giving another
+ * geometry, were not written by PRAMFS: the journal is not to be
+ * trusted, as with a bad head (emptying it loses nothing committed).
+ *
+ * Return: 0, or -EUCLEAN.
+ */
+int pram_journal_check_undo(const void *area, const struct pram_geometry *g,
+			    const void *base, u32 sb_off, const char **why)
+{
+	struct pram_undo_super u;
+
+	memcpy(u.sb, base, sizeof(u.sb));
+	if (pram_journal_undo(area, g, pram_undo_into_super, &u) <= 0 ||
+	    pram_same_super(u.sb + sb_off, g))
+		return 0;
+	*why = "its undo would leave the superblock invalid";
+	return -EUCLEAN;
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_journal_check_undo);

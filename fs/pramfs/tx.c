@@ -196,9 +196,10 @@ static void pram_tx_show_undone(struct super_block *sb, int n)
  * On a read-write mount, an operation the power cut left half done is
  * undone, before anything else reads the metadata it changed (the
  * caller logs it); on a read-only one nothing is stored.
- * A bad head is logged; a read-write mount writes an empty journal over
- * it: nothing it held can be trusted, and an empty journal loses nothing
- * that was committed.
+ * A bad head, or entries whose undo would leave the superblock invalid
+ * (pram_journal_check_undo()), is logged, and the journal ignored; a
+ * read-write mount writes an empty journal over it: nothing it held can
+ * be trusted, and an empty journal loses nothing that was committed.
  *
  * Return: the entries undone, or found and left on a read-only mount.
  */
@@ -212,7 +213,9 @@ int pram_tx_load(struct super_block *sb)
 	if (!sbi->geo.journal_blocks)
 		return 0;
 	h = pram_journal_head(sb);
-	if (pram_journal_check_head(h, &why)) {
+	if (pram_journal_check_head(h, &why) ||
+	    pram_journal_check_undo(h, &sbi->geo, sbi->virt_addr,
+				    (void *)sbi->super - sbi->virt_addr, &why)) {
 		pram_err(sb, "journal: %s", why);
 		if (sb_rdonly(sb))
 			return 0;

@@ -641,6 +641,57 @@ TEST_F(crafted, read_only_on_a_bad_primary_writes_nothing)
 	EXPECT_EQ(hash, nvram_hash(&self->nv));
 }
 
+/*
+ * Journal entries of the open transaction that would put junk over both
+ * superblocks (a crafted image; the kernel never logs such): the journal
+ * is ignored, and emptied by a read-write mount, instead of undone.
+ * Found by make fuzz.
+ */
+static void forge_super_entries(uint8_t *img)
+{
+	uint8_t *j = img + block_off(img, sb_get(img, SB_JOURNAL, 4)), *e;
+	unsigned int line;
+
+	for (line = 1; line <= 6; line++) {
+		e = j + 64 * line;
+		memset(e, 0x5a, 64);
+		le_put(e + 4, 4, le_get(j + 4, 4));		/* j_gen */
+		le_put(e + 8, 8, (line - 1) * 44 - (line > 3 ? 4 : 0));
+		le_put(e + 16, 2, line % 3 ? 44 : 40);
+		le_put(e + 18, 2, line);
+		le_put(e, 4, crc32c(~0U, e + 4, 60));
+	}
+}
+
+TEST_F(crafted, journal_over_both_superblocks_is_ignored)
+{
+	uint8_t *img, sb[2 * SB_SIZE];
+	int said = klog_count("would leave the superblock invalid");
+	uint64_t hash;
+
+	make_tree(_metadata);
+	img = unmount_and_map(_metadata, &self->nv);
+	memcpy(sb, img, sizeof(sb));
+	forge_super_entries(img);
+	munmap(img, self->nv.size);
+	hash = nvram_hash(&self->nv);
+	ASSERT_EQ(0, mount_again(&self->nv, MS_RDONLY, ""));
+	EXPECT_EQ(TREE_ENTRIES, walk_all(MNT));
+	ASSERT_EQ(0, umount(MNT));
+	EXPECT_EQ(hash, nvram_hash(&self->nv));
+	ASSERT_EQ(0, mount_again(&self->nv, 0, ""));
+	EXPECT_EQ(TREE_ENTRIES, walk_all(MNT));
+	ASSERT_EQ(0, umount(MNT));
+	EXPECT_LT(said, klog_count("would leave the superblock invalid"));
+	img = nvram_map(&self->nv);
+	ASSERT_NE(NULL, img);
+	EXPECT_EQ(sb_csum(img), le32_at(img));
+	EXPECT_EQ(sb_get(sb, SB_SIZE_FIELD, 8), sb_get(img, SB_SIZE_FIELD, 8));
+	munmap(img, self->nv.size);
+	ASSERT_EQ(0, mount_again(&self->nv, 0, ""));
+	EXPECT_EQ(TREE_ENTRIES, walk_all(MNT));
+}
+
 /* ---- the mapped range is the NVRAM ---- */
 
 TEST_F(crafted, size_past_the_nvram_is_refused)

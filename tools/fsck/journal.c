@@ -3,7 +3,9 @@
  * fsck.pramfs, after the superblocks: the undo journal. An operation a
  * power cut left half done is undone first, with the kernel's own
  * pram_journal_undo(), exactly as a read-write mount would, so that the
- * passes after it check what the filesystem is once recovered.
+ * passes after it check what the filesystem is once recovered; a journal
+ * the kernel would ignore (a bad head, an undo that would leave the
+ * superblock invalid) is made empty, as a read-write mount does.
  */
 #include "fsck.h"
 
@@ -28,7 +30,9 @@ void fsck_journal(struct fsck *f)
 	if (!g->journal_blocks)
 		return;
 	h = (struct pram_journal_head *)(f->img.base + pram_journal_offset(g));
-	if (pram_journal_check_head(h, &why)) {
+	if (pram_journal_check_head(h, &why) ||
+	    pram_journal_check_undo(h, g, f->img.base,
+				    (u8 *)f->img.sb - f->img.base, &why)) {
 		if (fsck_problem(f, PR_JOURNAL_HEAD, "The journal is not valid (%s)", why))
 			pram_journal_format(h);
 		return;
