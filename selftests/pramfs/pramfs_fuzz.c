@@ -36,6 +36,7 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
+#include "../kselftest.h"
 #include "pramfs_image.h"
 
 #define FS_SIZE		(1u << 20)
@@ -349,16 +350,26 @@ static struct target pick_target(const struct layout *l, const char **what)
 static uint32_t interesting(const struct layout *l, uint32_t self)
 {
 	switch (below(10)) {
-	case 0: return 0;
-	case 1: return ~0u;
-	case 2: return l->blocks;		/* one past the last block */
-	case 3: return ROOT_INO + l->inodes;	/* one past the last inode */
-	case 4: return below(4) ? l->bitmap : l->journal;
-	case 5: return l->nfiles ? l->files[below(l->nfiles)] : 1;
-	case 6: return self;			/* its own inode number */
-	case 7: return ROOT_INO + below(self > ROOT_INO ? self - ROOT_INO : 1);
-	case 8: return 1u << below(32);
-	default: return rnd();
+	case 0:
+		return 0;
+	case 1:
+		return ~0u;
+	case 2:
+		return l->blocks;		/* one past the last block */
+	case 3:
+		return ROOT_INO + l->inodes;	/* one past the last inode */
+	case 4:
+		return below(4) ? l->bitmap : l->journal;
+	case 5:
+		return l->nfiles ? l->files[below(l->nfiles)] : 1;
+	case 6:
+		return self;			/* its own inode number */
+	case 7:
+		return ROOT_INO + below(self > ROOT_INO ? self - ROOT_INO : 1);
+	case 8:
+		return 1u << below(32);
+	default:
+		return rnd();
 	}
 }
 
@@ -378,7 +389,7 @@ static void forge_entries(uint8_t *img, uint64_t jstart)
 		return;
 	for (line = 1; line <= lines; line++) {
 		e = img + jstart + 64 * line;
-		off = below(2) ? offs[below(sizeof(offs) / sizeof(offs[0]))] :
+		off = below(2) ? offs[below(ARRAY_SIZE(offs))] :
 				 below(FS_SIZE);
 		if (!below(4))
 			off = jstart + 64 * below(256);	/* the journal itself */
@@ -513,9 +524,8 @@ static void use_image(void)
 	if (fs_mount(MS_RDONLY, ""))
 		_exit(USE_REFUSED);
 	walk_all(MNT);
-	if (mount("none", MNT, "pramfs", MS_REMOUNT, "")) {
+	if (mount("none", MNT, "pramfs", MS_REMOUNT, ""))
 		_exit(umount(MNT) ? 3 : USE_RO);
-	}
 	change_dir(MNT, 0, &budget);
 	walk_all(MNT);
 	remove_tree(MNT);
@@ -657,11 +667,11 @@ static void unmount_all(void)
 }
 
 /* fsck.pramfs @mode on the filesystem's range. */
-static char **fsck_argv(const char *mode)
+static char *const *fsck_argv(const char *mode)
 {
 	static char phys[32], size[32], m[8], prog[] = FSCK, p[] = "--phys",
 		    s[] = "--size";
-	static char *argv[] = { prog, m, p, phys, s, size, NULL };
+	static char *const argv[] = { prog, m, p, phys, s, size, NULL };
 
 	snprintf(m, sizeof(m), "%s", mode);
 	snprintf(phys, sizeof(phys), "%#llx", fs_phys);
@@ -677,7 +687,7 @@ struct tally {
 /* One image; the failure, or NULL. */
 static const char *one_image(const uint8_t *img, struct tally *t)
 {
-	char **argv;
+	char *const *argv;
 	int st;
 
 	memcpy(FS, img, FS_SIZE);
