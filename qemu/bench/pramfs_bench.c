@@ -97,9 +97,38 @@ static int cmd_memcpy(unsigned long mb)
 	return dst[total - 1] != 0x5a;
 }
 
+/*
+ * The atomic replace (write a new file, rename it over the old one), n - 1
+ * times: n empty files, each renamed over the next; the last is removed.
+ */
+static int meta_replace(const char *dir, unsigned int n)
+{
+	char path[512], target[512];
+	unsigned int i;
+	double t0;
+	int fd;
+
+	for (i = 0; i < n; i++) {
+		entry_path(path, sizeof(path), dir, i);
+		fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0644);
+		if (fd < 0 || close(fd))
+			return -1;
+	}
+	t0 = now_us();
+	for (i = 0; i + 1 < n; i++) {
+		entry_path(path, sizeof(path), dir, i);
+		entry_path(target, sizeof(target), dir, i + 1);
+		if (rename(path, target))
+			return -1;
+	}
+	printf("replace %.1f\n", (n - 1) / (now_us() - t0) * 1e6);
+	entry_path(path, sizeof(path), dir, n - 1);
+	return unlink(path);
+}
+
 static int cmd_meta(const char *dir, unsigned int n, size_t size)
 {
-	char path[512], *buf = calloc(1, size + 1);
+	char path[512], target[512], *buf = calloc(1, size + 1);
 	struct stat st;
 	unsigned int i;
 	double t0;
@@ -125,10 +154,20 @@ static int cmd_meta(const char *dir, unsigned int n, size_t size)
 	t0 = now_us();
 	for (i = 0; i < n; i++) {
 		entry_path(path, sizeof(path), dir, i);
+		entry_path(target, sizeof(target), dir, n + i);
+		if (rename(path, target))
+			return die("rename");
+	}
+	printf("rename %.1f\n", n / (now_us() - t0) * 1e6);
+	t0 = now_us();
+	for (i = 0; i < n; i++) {
+		entry_path(path, sizeof(path), dir, n + i);
 		if (unlink(path))
 			return die("unlink");
 	}
 	printf("unlink %.1f\n", n / (now_us() - t0) * 1e6);
+	if (!size && meta_replace(dir, n))
+		return die("rename over");
 	return rmdir(dir) ? die("rmdir") : 0;
 }
 

@@ -36,8 +36,9 @@ def expected(env):
         for f in ("seq-create", "seq-delete", "random-create", "random-delete"):
             figs.append((fs, "bonnie", f, "files/s"))
         for size in (0, 4096):
-            for op in ("create", "stat", "unlink"):
+            for op in ("create", "stat", "rename", "unlink"):
                 figs.append((fs, "meta", f"{op}-{size}b", "files/s"))
+        figs.append((fs, "meta", "replace-0b", "files/s"))
         figs.append((fs, "fs_mark", "create-4096b", "files/s"))
         big = [env["BENCH_BIGDIR"]] if fs in env["BENCH_BIGDIR_FS"].split() else []
         for n in env["BENCH_ENTRIES"].split() + big:
@@ -107,10 +108,12 @@ def key_figures(env):
         ("random write 4 KiB", "fio", "rand-write-4k-1job", "copy-4k-random", ">= 1.0 ext4-DAX"),
         ("random read 4 KiB", "fio", "rand-read-4k-1job", "copy-4k-random", ""),
         ("seq write 1 MiB, 2 jobs", "fio", "seq-write-1m-2job", None, ""),
-        ("create 0 B files", "meta", "create-0b", None, ">= 1.0 ext4-DAX, >= 0.5 tmpfs"),
-        ("unlink 0 B files", "meta", "unlink-0b", None, ">= 1.0 ext4-DAX, >= 0.5 tmpfs"),
-        ("create 4 KiB files", "meta", "create-4096b", None, ">= 1.0 ext4-DAX, >= 0.5 tmpfs"),
-        ("unlink 4 KiB files", "meta", "unlink-4096b", None, ">= 1.0 ext4-DAX, >= 0.5 tmpfs"),
+        ("create 0 B files", "meta", "create-0b", None, ">= 2.0 ext4-DAX, >= 0.5 tmpfs"),
+        ("unlink 0 B files", "meta", "unlink-0b", None, ">= 2.0 ext4-DAX, >= 0.5 tmpfs"),
+        ("rename 0 B files", "meta", "rename-0b", None, ">= 2.0 ext4-DAX"),
+        ("rename over a file", "meta", "replace-0b", None, ">= 2.0 ext4-DAX"),
+        ("create 4 KiB files", "meta", "create-4096b", None, ">= 2.0 ext4-DAX, >= 0.5 tmpfs"),
+        ("unlink 4 KiB files", "meta", "unlink-4096b", None, ">= 2.0 ext4-DAX, >= 0.5 tmpfs"),
         ("fs_mark create 4 KiB", "fs_mark", "create-4096b", None, ""),
         (f"create, {n} entries", "entries", f"create-{n}", None, ""),
         (f"cold lookup, {n} entries", "entries", f"lookup-{n}", None, ""),
