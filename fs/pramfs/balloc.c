@@ -221,7 +221,7 @@ void pram_free_blocks(struct super_block *sb, const u32 *blocks,
 		      unsigned int n)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
-	void *bitmap = pram_bitmap(sb), *word;
+	void *bitmap = pram_bitmap(sb), *word = NULL, *w = NULL;
 	unsigned int i;
 
 	if (!n)
@@ -235,13 +235,19 @@ void pram_free_blocks(struct super_block *sb, const u32 *blocks,
 				   blocks[i]);
 			continue;
 		}
-		word = pram_bitmap_word(sb, blocks[i]);
-		pram_tx_log(sb, word, sizeof(long));
-		word = pram_wp_open(sb, word, sizeof(long));
-		__clear_bit_le(blocks[i] % BITS_PER_LONG, word);
-		pram_wp_close(sb, word, sizeof(long));
+		/* Neighbours share a word, and its window. */
+		if (pram_bitmap_word(sb, blocks[i]) != word) {
+			if (w)
+				pram_wp_close(sb, w, sizeof(long));
+			word = pram_bitmap_word(sb, blocks[i]);
+			pram_tx_log(sb, word, sizeof(long));
+			w = pram_wp_open(sb, word, sizeof(long));
+		}
+		__clear_bit_le(blocks[i] % BITS_PER_LONG, w);
 		sbi->free_blocks++;
 	}
+	if (w)
+		pram_wp_close(sb, w, sizeof(long));
 	mutex_unlock(&sbi->s_lock);
 	pram_tx_end(sb);
 }

@@ -753,10 +753,11 @@ static bool pram_entries_zero(const __le32 *map, u32 n)
 }
 
 /*
- * Clear entries [@start, @end) of @map, 16 at a time: each piece is one
- * transaction that clears the entries, frees the blocks they named and
- * counts them out of the inode, so a power cut between two leaves a
- * file whose map and block count agree.
+ * Clear entries [@start, @end) of @map, 16 at a time: each piece clears
+ * the entries, frees the blocks they named and counts them out of the
+ * inode, in a transaction of its own or, inside pram_tx_begin_parts()
+ * work, after a checkpoint: a power cut between two leaves a file whose
+ * map and block count agree.
  */
 static void pram_clear_entries(struct inode *inode, __le32 *map, u32 start,
 			       u32 end)
@@ -774,6 +775,7 @@ static void pram_clear_entries(struct inode *inode, __le32 *map, u32 start,
 		if (!n)
 			continue;
 		len = (j - start) * sizeof(*map);
+		pram_tx_checkpoint(sb);
 		pram_tx_begin(sb);
 		pram_tx_log(sb, map + start, len);
 		w = pram_wp_open(sb, map + start, len);
@@ -874,12 +876,19 @@ static void pram_set_truncating(struct inode *inode, bool on)
 	pram_record_end(sb, pi);
 }
 
-/* What follows the new size of a truncate: see pram_shrink(). */
+/*
+ * What follows the new size of a truncate: see pram_shrink(). Under the
+ * mark, the blocks go as work in parts (pram_tx_begin_parts()).
+ */
 static void pram_truncate_tail(struct inode *inode, loff_t size)
 {
+	struct super_block *sb = inode->i_sb;
+
 	pram_zero_tail(inode, size);
+	pram_tx_begin_parts(sb);
 	pram_truncate_blocks(inode, pram_blocks_for_size(inode->i_blkbits, size));
 	pram_set_truncating(inode, false);
+	pram_tx_end(sb);
 }
 
 /**
@@ -936,9 +945,10 @@ static int pram_setsize(struct inode *inode, loff_t size)
  * pram_free_data() - give back every block of an inode being deleted
  * @inode: the inode; nothing else refers to it
  *
- * In pieces, each a transaction that leaves map and block count agreeing:
- * a power cut in between leaves a deleted inode with fewer blocks, which
- * the next mount frees (pram_finish_orphans()).
+ * In pieces that leave map and block count agreeing, inside the
+ * caller's pram_tx_begin_parts() work: a power cut in between leaves a
+ * deleted inode with fewer blocks, which the next mount frees
+ * (pram_finish_orphans()).
  */
 void pram_free_data(struct inode *inode)
 {

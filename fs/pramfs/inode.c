@@ -387,11 +387,16 @@ void pram_evict_inode(struct inode *inode)
 			  inode->i_ino);
 		release = false;
 	}
-	if (release)
-		pram_free_data(inode);
+	if (!release) {
+		clear_inode(inode);
+		return;
+	}
+	/* One transaction, the record logged once, committing in parts. */
+	pram_tx_begin_parts(sb);
+	pram_free_data(inode);
 	clear_inode(inode);
-	if (release)
-		pram_free_ino(sb, inode->i_ino);
+	pram_free_ino(sb, inode->i_ino);
+	pram_tx_end(sb);
 }
 
 /**

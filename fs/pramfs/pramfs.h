@@ -73,6 +73,7 @@ struct pram_tx {
 	struct mutex		lock;		/* one transaction at a time */
 	struct task_struct	*owner;		/* the task in it, under lock */
 	unsigned int		depth;		/* its nesting */
+	bool			in_parts;	/* may commit at checkpoints */
 	unsigned int		nofs;		/* memalloc_nofs_save() */
 	u32			gen;		/* j_gen: the open transaction */
 	u32			next;		/* its next free line */
@@ -192,6 +193,8 @@ int pram_tx_load(struct super_block *sb);
 bool pram_tx_pending(struct super_block *sb);
 void pram_tx_enable(struct super_block *sb, bool rw);
 void pram_tx_begin(struct super_block *sb);
+void pram_tx_begin_parts(struct super_block *sb);
+void pram_tx_checkpoint(struct super_block *sb);
 void pram_tx_end(struct super_block *sb);
 void pram_tx_log(struct super_block *sb, const void *addr, size_t len);
 

@@ -53,6 +53,27 @@ void pram_tx_begin(struct super_block *sb)
 	tx->nofs = memalloc_nofs_save();
 }
 
+/**
+ * pram_tx_begin_parts() - begin work that may commit in parts
+ * @sb: the superblock, mounted read-write
+ *
+ * For work that passes through states the next mount finishes (freeing
+ * the blocks of a deleted inode, a truncate under its mark): it runs as
+ * one transaction, so what it rewrites many times (the inode record, a
+ * bitmap word) is logged once and it commits once, but at each
+ * pram_tx_checkpoint() between its steps it commits early when the
+ * journal is nearly full. Nested in another transaction, it is part of
+ * that one and never commits early.
+ */
+void pram_tx_begin_parts(struct super_block *sb)
+{
+	struct pram_tx *tx = &PRAM_SB(sb)->tx;
+
+	pram_tx_begin(sb);
+	if (tx->enabled && tx->depth == 1)
+		tx->in_parts = true;
+}
+
 /* Move j_gen on: the entries written are stale, the changes stay. */
 static void pram_tx_commit(struct super_block *sb)
 {
@@ -84,9 +105,38 @@ void pram_tx_end(struct super_block *sb)
 	if (--tx->depth)
 		return;
 	pram_tx_commit(sb);
+	tx->in_parts = false;
 	tx->owner = NULL;
 	memalloc_nofs_restore(tx->nofs);
 	mutex_unlock(&tx->lock);
+}
+
+/*
+ * The most lines one step of work begun by pram_tx_begin_parts() logs:
+ * 16 map entries, 16 bitmap words and the inode record, with room over.
+ */
+#define PRAM_TX_STEP_LINES	32
+
+/**
+ * pram_tx_checkpoint() - between two steps of pram_tx_begin_parts() work
+ * @sb: the superblock
+ *
+ * The state is one the next mount finishes: when the next step might
+ * not fit in the journal, what is done so far commits, and the work goes
+ * on in a new transaction.
+ */
+void pram_tx_checkpoint(struct super_block *sb)
+{
+	struct pram_tx *tx = &PRAM_SB(sb)->tx;
+
+	if (!tx->enabled || tx->owner != current || !tx->in_parts ||
+	    tx->depth != 1 ||
+	    tx->next + PRAM_TX_STEP_LINES <= PRAM_JOURNAL_LINES)
+		return;
+	/* Others' operations get their turn between the parts. */
+	pram_tx_end(sb);
+	cond_resched();
+	pram_tx_begin_parts(sb);
 }
 
 /* Is [@off, @off + @len) inside a range this transaction logged? */
