@@ -255,7 +255,12 @@ struct inode_case {
 	u32 check_ino;		/* 0: TEST_INO */
 	bool resum;		/* checksum again after mutating */
 	const char *why;
+	u32 incompat;		/* features besides the journal's */
 };
+
+#define LINKS		PRAM_FEATURE_INCOMPAT_LINKS
+#define LONGNAMES	PRAM_FEATURE_INCOMPAT_LONGNAMES
+#define TEST_LINK_TARGET 7
 
 static void pi_nothing(struct pram_inode *pi, const struct pram_geometry *g) { }
 
@@ -407,6 +412,79 @@ static void pi_name_full(struct pram_inode *pi, const struct pram_geometry *g)
 	memset(pi->i_name, 'x', PRAM_NAME_LEN);
 }
 
+/* Long names: the record's part (the records are name_test.c's). */
+static void pi_long(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_flags = cpu_to_le32(PRAM_INODE_LONGNAME);
+	memset(pi->i_long.l_head, 'h', PRAM_NAME_HEAD);
+	pi->i_long.l_rec[0] = cpu_to_le32(TEST_INO + 1);
+	pi->i_long.l_rec[1] = cpu_to_le32(TEST_INO + 2);
+}
+
+static void pi_long_self(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi_long(pi, g);
+	pi->i_long.l_rec[1] = cpu_to_le32(TEST_INO);
+}
+
+static void pi_long_twice(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi_long(pi, g);
+	pi->i_long.l_rec[1] = pi->i_long.l_rec[0];
+}
+
+static void pi_long_none(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi_long(pi, g);
+	pi->i_long.l_rec[0] = 0;
+}
+
+static void pi_long_nul(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi_long(pi, g);
+	pi->i_long.l_head[PRAM_NAME_HEAD - 1] = 0;
+}
+
+static void pi_long_slash(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi_long(pi, g);
+	pi->i_long.l_head[3] = '/';
+}
+
+/* Link entries: made by make_inode() naming TEST_LINK_TARGET. */
+static void pi_link_to(struct pram_inode *pi, u32 target)
+{
+	pi->i_type.link.ino = cpu_to_le32(target);
+}
+
+static void pi_link_self(struct pram_inode *pi, const struct pram_geometry *g) { pi_link_to(pi, TEST_INO); }
+static void pi_link_root(struct pram_inode *pi, const struct pram_geometry *g) { pi_link_to(pi, PRAM_ROOT_INO); }
+
+static void pi_link_past(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi_link_to(pi, PRAM_ROOT_INO + g->inodes_count);
+}
+
+static void pi_link_perm(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_mode = cpu_to_le16(PRAM_S_IFLINK | 0644);
+}
+
+static void pi_link_time(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_mtime = cpu_to_le64(1);
+}
+
+static void pi_link_reserved(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_type.link.reserved = cpu_to_le32(1);
+}
+
+static void pi_link_truncate(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_flags = cpu_to_le32(PRAM_INODE_TRUNCATE);
+}
+
 /* The root: a directory named by nothing, its own parent, in no list. */
 static void pi_root(struct pram_inode *pi, const struct pram_geometry *g)
 {
@@ -506,6 +584,54 @@ static const struct inode_case inode_cases[] = {
 	{ "root", S_IFDIR | 0755, pi_root, PRAM_ROOT_INO, true, NULL },
 	{ "root in a list", S_IFDIR | 0755, pi_root_listed, PRAM_ROOT_INO, true,
 	  "root directory in a list" },
+	/* Hard links (PRAM_FEATURE_INCOMPAT_LINKS). */
+	{ "file with two links, links feature", S_IFREG | 0644, pi_links_2, 0,
+	  true, NULL, LINKS },
+	{ "file at the link limit", S_IFREG | 0644, pi_links_max, 0, true, NULL,
+	  LINKS },
+	{ "file without links, links feature", S_IFREG | 0644, pi_links_0, 0,
+	  true, "bad link count", LINKS },
+	{ "symlink with two links, links feature", S_IFLNK | 0777, pi_links_2,
+	  0, true, NULL, LINKS },
+	{ "link entry", PRAM_S_IFLINK, pi_nothing, 0, true, NULL, LINKS },
+	{ "link entry without the feature", PRAM_S_IFLINK, pi_nothing, 0, true,
+	  "link entry without the feature" },
+	{ "link entry naming itself", PRAM_S_IFLINK, pi_link_self, 0, true,
+	  "link to an inode out of range", LINKS },
+	{ "link entry naming the root", PRAM_S_IFLINK, pi_link_root, 0, true,
+	  "link to an inode out of range", LINKS },
+	{ "link entry naming past the table", PRAM_S_IFLINK, pi_link_past, 0,
+	  true, "link to an inode out of range", LINKS },
+	{ "link entry with permission bits", PRAM_S_IFLINK, pi_link_perm, 0,
+	  true, "bad file type", LINKS },
+	{ "link entry with a link count", PRAM_S_IFLINK, pi_links_1, 0, true,
+	  "reserved field set", LINKS },
+	{ "link entry with a time", PRAM_S_IFLINK, pi_link_time, 0, true,
+	  "reserved field set", LINKS },
+	{ "link entry with its reserved word", PRAM_S_IFLINK, pi_link_reserved,
+	  0, true, "reserved field set", LINKS },
+	{ "link entry marked truncating", PRAM_S_IFLINK, pi_link_truncate, 0,
+	  true, "unknown inode flags", LINKS },
+	{ "link entry with a slash in its name", PRAM_S_IFLINK, pi_name_slash,
+	  0, true, "name contains '/'", LINKS },
+	{ "link entry with a long name", PRAM_S_IFLINK, pi_long, 0, true, NULL,
+	  LINKS | LONGNAMES },
+	/* Long names (PRAM_FEATURE_INCOMPAT_LONGNAMES), the record's part. */
+	{ "long name", S_IFREG | 0644, pi_long, 0, true, NULL, LONGNAMES },
+	{ "long name without the feature", S_IFREG | 0644, pi_long, 0, true,
+	  "long name without the feature" },
+	{ "long name in its own slot", S_IFREG | 0644, pi_long_self, 0, true,
+	  "name records out of range", LONGNAMES },
+	{ "long name's record twice", S_IFREG | 0644, pi_long_twice, 0, true,
+	  "name records out of range", LONGNAMES },
+	{ "long name without records", S_IFREG | 0644, pi_long_none, 0, true,
+	  "name records out of range", LONGNAMES },
+	{ "long name's head with a NUL", S_IFREG | 0644, pi_long_nul, 0, true,
+	  "name contains NUL", LONGNAMES },
+	{ "long name's head with a slash", S_IFREG | 0644, pi_long_slash, 0,
+	  true, "name contains '/'", LONGNAMES },
+	{ "root with a long name", S_IFDIR | 0755, pi_long, PRAM_ROOT_INO, true,
+	  "root directory in a list", LONGNAMES },
 };
 
 static void inode_desc(const struct inode_case *c, char *desc)
@@ -519,8 +645,11 @@ static void make_inode(struct pram_inode *pi, umode_t mode,
 		       const struct pram_geometry *g)
 {
 	pi->i_mode = cpu_to_le16(mode);
-	pi->i_links_count = cpu_to_le16(S_ISDIR(mode) ? 2 : 1);
 	pi->i_parent = cpu_to_le32(PRAM_ROOT_INO);
+	if (pram_mode_is_link(mode))
+		pi->i_type.link.ino = cpu_to_le32(TEST_LINK_TARGET);
+	else
+		pi->i_links_count = cpu_to_le16(S_ISDIR(mode) ? 2 : 1);
 	strscpy(pi->i_name, "entry", PRAM_NAME_LEN);
 	if (S_ISLNK(mode)) {
 		pi->i_type.reg.row_block = cpu_to_le32(g->data_start);
@@ -542,6 +671,7 @@ static void inode_test(struct kunit *test)
 	pi = kunit_kzalloc(test, sizeof(*pi), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, pi);
 	KUNIT_ASSERT_EQ(test, pram_geometry_compute(&g, MiB, 1024, 0, 0, false, &why), 0);
+	g.incompat |= c->incompat;
 	make_inode(pi, c->mode, &g);
 	c->mutate(pi, &g);
 	if (c->resum)

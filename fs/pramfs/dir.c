@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * PRAMFS directories: each entry is an inode linked into its directory's
- * doubly linked list (head and tail in the directory inode), with the
- * name in the entry's inode.
+ * PRAMFS directories: each entry is a slot of the inode table linked
+ * into its directory's doubly linked list (head and tail in the
+ * directory inode), with the name in the slot (entry.c): the inode
+ * itself, for its first name, or a link entry naming it.
  *
  * The list is read from NVRAM once, into the directory's index
  * (index.c), when the directory is first used. Every entry is checked
@@ -17,6 +18,7 @@
  * made once more, so a bad list is never made worse.
  */
 #include <linux/fs.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include "pramfs.h"
 
@@ -99,19 +101,23 @@ struct pram_build {
 	struct pram_dir_index	*idx;
 	unsigned int		free;	/* free inodes met in the list */
 	unsigned int		adopted; /* found by their parent, past breaks */
+	char			name[PRAM_NAME_MAX + 1];
 };
 
 /*
  * Check one entry under its record lock (its own inode may be rewriting
  * its attributes), and index it: a bad one marked, a free one left out.
+ * A bad entry whose name is valid keeps it in the index, so that its
+ * name gives EUCLEAN, not ENOENT.
  */
 static int pram_build_entry(void *arg, u32 ino, const struct pram_inode *pi)
 {
 	struct pram_build *b = arg;
 	struct super_block *sb = b->dir->i_sb;
+	struct pram_sb_info *sbi = PRAM_SB(sb);
 	const char *why = NULL, *name_why;
 	bool named;
-	u32 dup;
+	u32 dup, len;
 	int err;
 
 	if (!pi->i_mode) {
@@ -119,13 +125,19 @@ static int pram_build_entry(void *arg, u32 ino, const struct pram_inode *pi)
 		return 0;
 	}
 	pram_record_lock(sb, ino);
-	err = pram_inode_check(pi, ino, &PRAM_SB(sb)->geo, &why);
-	named = !pram_name_check(pi, &name_why);
+	err = pram_inode_check(pi, ino, &sbi->geo, &why);
+	named = !pram_entry_name(&sbi->geo, sbi->virt_addr, ino, pi, b->name,
+				 &len, &name_why);
 	pram_record_unlock(sb, ino);
+	if (!err && !named) {
+		err = -EINVAL;
+		why = name_why;
+	}
 	if (err)
 		pram_error(sb, ino, "entry of directory %lu refused: %s",
 			   b->dir->i_ino, why);
-	err = pram_index_insert(sb, b->idx, ino, err, named, &dup);
+	err = pram_index_insert(sb, b->idx, ino, err, named ? b->name : NULL,
+				len, &dup);
 	if (dup)
 		pram_error(sb, dup, "entry of directory %lu refused: its name is another entry's",
 			   b->dir->i_ino);
@@ -178,6 +190,7 @@ static int pram_index_adopt(struct pram_build *b)
 			ino = PRAM_ROOT_INO + (pass ? n - 1 - i : i);
 			pi = pram_get_inode(sb, ino);
 			if (ino == b->dir->i_ino || !READ_ONCE(pi->i_mode) ||
+			    pram_mode_is_name(le16_to_cpu(READ_ONCE(pi->i_mode))) ||
 			    le32_to_cpu(READ_ONCE(pi->i_parent)) != b->dir->i_ino ||
 			    pram_index_has(b->idx, ino) ||
 			    !pram_next_to_member(b->idx, pi))
@@ -219,24 +232,32 @@ static void pram_dir_repair(struct inode *dir, struct pram_dir_index *idx,
 static struct pram_dir_index *pram_index_build(struct inode *dir)
 {
 	struct pram_sb_info *sbi = PRAM_SB(dir->i_sb);
-	struct pram_build b = { .dir = dir };
+	struct pram_dir_index *idx;
 	struct pram_dir_scan scan;
+	struct pram_build *b;
 	int err;
 
-	b.idx = pram_index_new();
-	if (!b.idx)
-		return ERR_PTR(-ENOMEM);
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	idx = pram_index_new();
+	if (!b || !idx) {
+		err = -ENOMEM;
+		goto free_build;
+	}
+	b->dir = dir;
+	b->idx = idx;
 	err = pram_dir_scan(&sbi->geo, sbi->virt_addr, dir->i_ino,
-			    pram_build_entry, &b, &scan);
+			    pram_build_entry, b, &scan);
 	if (!err && !scan.consistent)
-		err = pram_index_adopt(&b);
+		err = pram_index_adopt(b);
+	if (!err && (!scan.consistent || b->free))
+		pram_dir_repair(dir, idx, &scan, b);
+free_build:
+	kfree(b);
 	if (err) {
-		pram_index_destroy(b.idx);
+		pram_index_destroy(idx);
 		return ERR_PTR(err);
 	}
-	if (!scan.consistent || b.free)
-		pram_dir_repair(dir, b.idx, &scan, &b);
-	return b.idx;
+	return idx;
 }
 
 /*
@@ -303,7 +324,7 @@ unsigned int pram_dir_gen(struct inode *a, struct inode *b)
  * @flags: lookup flags
  *
  * Return: NULL, the dentry to use, or an ERR_PTR: -ENAMETOOLONG for a
- * name the inode cannot hold, -EUCLEAN for a refused entry, -ENOMEM.
+ * name longer than PRAM_NAME_MAX, -EUCLEAN for a refused entry, -ENOMEM.
  */
 struct dentry *pram_lookup(struct inode *dir, struct dentry *dentry,
 			   unsigned int flags)
@@ -312,7 +333,7 @@ struct dentry *pram_lookup(struct inode *dir, struct dentry *dentry,
 	struct inode *inode = NULL;
 	long ino;
 
-	if (dentry->d_name.len > PRAM_NAME_LEN)
+	if (dentry->d_name.len > PRAM_NAME_MAX)
 		return ERR_PTR(-ENAMETOOLONG);
 	idx = pram_dir_index(dir);
 	if (IS_ERR(idx))
@@ -321,10 +342,44 @@ struct dentry *pram_lookup(struct inode *dir, struct dentry *dentry,
 	if (ino < 0)
 		return ERR_PTR(ino);
 	if (ino)
-		inode = pram_iget(dir->i_sb, ino);
+		inode = pram_entry_iget(dir, ino);
 	if (IS_ERR(inode) && PTR_ERR(inode) == -EUCLEAN)
 		pram_index_refuse(idx, ino);
 	return d_splice_alias(inode, dentry);
+}
+
+/*
+ * The inode entry @ino of @dir names: itself, or what a link entry
+ * names, which must be an inode and not a directory.
+ */
+struct inode *pram_entry_iget(struct inode *dir, u32 ino)
+{
+	struct super_block *sb = dir->i_sb;
+	u32 target = pram_entry_inode(sb, ino);
+	struct inode *inode = pram_iget(sb, target);
+
+	if (target == ino || IS_ERR(inode) || !S_ISDIR(inode->i_mode))
+		return inode;
+	iput(inode);
+	pram_error(sb, ino, "link entry of directory %lu names directory %u",
+		   dir->i_ino, target);
+	return ERR_PTR(-EUCLEAN);
+}
+
+/* What readdir shows of entry @ino: its name, the inode and its type. */
+static bool pram_emit_entry(struct dir_context *ctx, struct super_block *sb,
+			    u32 ino)
+{
+	char name[PRAM_NAME_MAX + 1];
+	u32 len, target = pram_entry_inode(sb, ino);
+	umode_t mode;
+
+	/* Checked when the index was built; skipped if it went bad since. */
+	if (pram_entry_name_get(sb, ino, name, &len) ||
+	    !pram_get_inode(sb, target))
+		return true;
+	mode = le16_to_cpu(READ_ONCE(pram_get_inode(sb, target)->i_mode));
+	return dir_emit(ctx, name, len, target, fs_umode_to_dtype(mode));
 }
 
 /* A position is the next inode number to list: found in the index at once. */
@@ -333,7 +388,6 @@ static int pram_readdir(struct file *file, struct dir_context *ctx)
 	struct inode *dir = file_inode(file);
 	struct pram_dir_index *idx;
 	struct pram_dir_ent *ent;
-	const struct pram_inode *pi;
 	unsigned long ino;
 
 	if (!dir_emit_dots(file, ctx) || ctx->pos >= PRAM_DIR_POS_EOF)
@@ -342,10 +396,7 @@ static int pram_readdir(struct file *file, struct dir_context *ctx)
 	if (IS_ERR(idx))
 		return PTR_ERR(idx);
 	for (ino = ctx->pos; (ent = pram_index_next(idx, &ino)); ino++) {
-		pi = pram_get_inode(dir->i_sb, ino);
-		if (!READ_ONCE(ent->bad) &&
-		    !dir_emit(ctx, pi->i_name, pram_name_len(pi), ino,
-			      fs_umode_to_dtype(le16_to_cpu(pi->i_mode))))
+		if (!READ_ONCE(ent->bad) && !pram_emit_entry(ctx, dir->i_sb, ino))
 			return 0;
 		ctx->pos = (loff_t)ino + 1;
 	}
@@ -428,6 +479,38 @@ static int pram_dir_locate(struct inode *dir, u32 ino, bool insert,
 }
 
 /**
+ * pram_dir_name_entry() - the entry of @dir named @name, which names @inode
+ * @dir: the directory
+ * @name: a name the VFS found in @dir (a positive dentry)
+ * @inode: the inode it names
+ * @entry: the entry: @inode's own, or a link entry
+ *
+ * unlink and rename act on the entry the name is, not on the inode,
+ * which may have several.
+ *
+ * Return: 0, -EUCLEAN when the index has no such entry, or -ENOMEM.
+ */
+int pram_dir_name_entry(struct inode *dir, const struct qstr *name,
+			struct inode *inode, u32 *entry)
+{
+	struct pram_dir_index *idx = pram_dir_index(dir);
+	long ino;
+
+	if (IS_ERR(idx))
+		return PTR_ERR(idx);
+	ino = pram_index_find(dir->i_sb, idx, name);
+	if (ino < 0)
+		return ino;
+	if (!ino || pram_entry_inode(dir->i_sb, ino) != inode->i_ino) {
+		pram_error(dir->i_sb, dir->i_ino, "no entry \"%.*s\" for inode %lu",
+			   name->len, name->name, inode->i_ino);
+		return -EUCLEAN;
+	}
+	*entry = ino;
+	return 0;
+}
+
+/**
  * pram_dir_find_gap() - where the new entry @ino goes in @dir's list
  * @dir: the directory
  * @ino: an inode in no list
@@ -471,30 +554,26 @@ void pram_dir_pos_skip(struct pram_list_pos *pos, u32 gone,
 /**
  * pram_dir_link() - link the entry @ino, named @name, into @dir's list
  * @dir: the directory
- * @ino: an inode in no list
+ * @ino: an entry in no list
  * @name: its name
+ * @ns: the name records reserved for it (pram_name_reserve())
  * @pos: from pram_dir_find_gap()
  *
  * The new entry's own record is written first and the forward link that
  * makes it visible last.
  */
 void pram_dir_link(struct inode *dir, u32 ino, const struct qstr *name,
-		   const struct pram_list_pos *pos)
+		   struct pram_name_slots *ns, const struct pram_list_pos *pos)
 {
 	struct super_block *sb = dir->i_sb;
 	struct pram_dir_index *idx = PRAM_I(dir)->i_index;
-	struct pram_inode *pi = pram_record_begin(sb, ino);
 	u32 dup;
 
-	memset(pi->i_name, 0, PRAM_NAME_LEN);
-	memcpy(pi->i_name, name->name, name->len);
-	pi->i_parent = cpu_to_le32(dir->i_ino);
-	pi->i_prev = cpu_to_le32(pos->prev);
-	pi->i_next = cpu_to_le32(pos->next);
-	pram_record_end(sb, pi);
+	pram_name_set(sb, ino, name, ns, pos, dir->i_ino);
 	pram_set_prev(dir, idx, pos->next, ino);
 	pram_set_next(dir, idx, pos->prev, ino);
-	if (idx && pram_index_insert(sb, idx, ino, false, true, &dup))
+	if (idx && pram_index_insert(sb, idx, ino, false, name->name,
+				     name->len, &dup))
 		pram_dir_forget(dir);
 }
 
@@ -530,38 +609,40 @@ void pram_dir_unlink(struct inode *dir, u32 ino, const struct pram_list_pos *pos
  * @dir: the directory
  * @ino: an entry of @dir
  * @name: the new name, which no other entry has
+ * @ns: the name records reserved for it (pram_name_reserve())
  */
-void pram_dir_rename(struct inode *dir, u32 ino, const struct qstr *name)
+void pram_dir_rename(struct inode *dir, u32 ino, const struct qstr *name,
+		     struct pram_name_slots *ns)
 {
 	struct super_block *sb = dir->i_sb;
 	struct pram_dir_index *idx = PRAM_I(dir)->i_index;
-	struct pram_inode *pi;
 
 	if (idx)
 		pram_index_unname(idx, ino);
-	pi = pram_record_begin(sb, ino);
-	memset(pi->i_name, 0, PRAM_NAME_LEN);
-	memcpy(pi->i_name, name->name, name->len);
-	pram_record_end(sb, pi);
+	pram_name_set(sb, ino, name, ns, NULL, 0);
 	if (idx)
-		pram_index_rename(sb, idx, ino);
+		pram_index_rename(idx, ino, name->name, name->len);
 }
 
 /**
  * pram_add_entry() - link @ino into @dir's list under @name
  * @dir: the directory
- * @ino: an inode in no list
+ * @ino: an entry in no list
  * @name: its name
  *
- * Return: 0, or -EUCLEAN or -ENOMEM with nothing changed.
+ * Return: 0, or -EUCLEAN, -ENOSPC (no slot for a long name's records)
+ * or -ENOMEM with nothing changed.
  */
 int pram_add_entry(struct inode *dir, u32 ino, const struct qstr *name)
 {
+	struct pram_name_slots ns;
 	struct pram_list_pos pos;
 	int err = pram_dir_find_gap(dir, ino, &pos);
 
 	if (!err)
-		pram_dir_link(dir, ino, name, &pos);
+		err = pram_name_reserve(dir->i_sb, name, &ns);
+	if (!err)
+		pram_dir_link(dir, ino, name, &ns, &pos);
 	return err;
 }
 

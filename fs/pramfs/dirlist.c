@@ -33,6 +33,9 @@ static const struct pram_inode *pram_list_member(const struct pram_geometry *g,
 	if (from && (forward ? ino <= from : ino >= from))
 		return NULL;
 	pi = base + pram_ino_offset(ino);
+	/* A name record's bytes are no entry's links, whatever they hold. */
+	if (pram_mode_is_name(le16_to_cpu(pi->i_mode)))
+		return NULL;
 	return le32_to_cpu(pi->i_parent) == dir ? pi : NULL;
 }
 

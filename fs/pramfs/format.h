@@ -16,6 +16,9 @@
 #include <linux/time64.h>
 #include <kunit/visibility.h>
 #include "pramfs_fs.h"
+#ifdef __KERNEL__
+#include <linux/stat.h>	/* S_IFMT; the tools have it from <sys/stat.h> */
+#endif
 
 /* The root directory init= makes: world-writable and sticky, as /tmp. */
 #define PRAM_DEF_ROOT_MODE	(0777 | S_ISVTX)
@@ -35,6 +38,7 @@ struct pram_geometry {
 	u32	journal_start;	/* first journal block, 0 for none */
 	u32	journal_blocks;
 	u32	data_start;	/* first data block */
+	u32	incompat;	/* PRAM_FEATURE_INCOMPAT_* in use */
 };
 
 /* layout.c */
@@ -50,10 +54,33 @@ int pram_super_check(const struct pram_super_block *ps, struct pram_geometry *g,
 		     const char **why);
 int pram_inode_check(const struct pram_inode *pi, u32 ino,
 		     const struct pram_geometry *g, const char **why);
-int pram_name_check(const struct pram_inode *pi, const char **why);
+int pram_name_check(const struct pram_inode *pi, const struct pram_geometry *g,
+		    u32 ino, const char **why);
 bool pram_inode_deleted(const struct pram_inode *pi);
 __le64 pram_time_pack(struct timespec64 ts);
 struct timespec64 pram_time_unpack(__le64 t);
+
+/* What a slot of the inode table holds, from its mode. */
+static inline bool pram_mode_is_link(umode_t mode)
+{
+	return (mode & S_IFMT) == PRAM_S_IFLINK;
+}
+
+static inline bool pram_mode_is_name(umode_t mode)
+{
+	return (mode & S_IFMT) == PRAM_S_IFNAME;
+}
+
+/* An inode: a slot in use that is neither a link entry nor a name record. */
+static inline bool pram_mode_is_inode(umode_t mode)
+{
+	return mode && !pram_mode_is_link(mode) && !pram_mode_is_name(mode);
+}
+
+static inline bool pram_has_incompat(const struct pram_geometry *g, u32 bit)
+{
+	return g->incompat & bit;
+}
 
 /* Inode numbers and block numbers read from NVRAM are checked here. */
 static inline bool pram_ino_valid(const struct pram_geometry *g, u32 ino)
@@ -170,10 +197,30 @@ int pram_map_walk(const struct pram_geometry *g, const void *base, u32 row,
 		  u32 map, int (*visit)(void *arg, const struct pram_map_ent *e),
 		  void *arg);
 
-/* An entry's name: NUL-padded, not terminated when all 48 bytes are used. */
+/* An entry's short name: NUL-padded, not terminated when all 48 bytes are used. */
 static inline u32 pram_name_len(const struct pram_inode *pi)
 {
 	return strnlen(pi->i_name, PRAM_NAME_LEN);
 }
+
+static inline bool pram_is_long_name(const struct pram_inode *pi)
+{
+	return pi->i_flags & cpu_to_le32(PRAM_INODE_LONGNAME);
+}
+
+/* name.c: entries' names, short and long, and link entries */
+u32 pram_slot_csum(const void *slot, u32 ino);
+unsigned int pram_name_recs(u32 len);
+int pram_name_rec_check(const struct pram_name_rec *nr, u32 rec,
+			const struct pram_geometry *g, const char **why);
+int pram_entry_name(const struct pram_geometry *g, const void *base, u32 ino,
+		    const struct pram_inode *pi, char *buf, u32 *len,
+		    const char **why);
+void pram_name_store(struct pram_inode *pi, const char *name, u32 len,
+		     const u32 *recs);
+void pram_name_rec_fill(struct pram_name_rec *nr, u32 rec, u32 owner,
+			const char *name, u32 len, unsigned int i);
+u32 pram_name_rec_at(const struct pram_inode *pi, unsigned int i);
+u32 pram_link_target(const struct pram_inode *pi);
 
 #endif /* _PRAMFS_FORMAT_H */

@@ -41,12 +41,20 @@ static struct hlist_head *pram_bucket(struct pram_dir_index *idx, u32 hash)
 	return &idx->buckets[hash_32(hash, idx->bits)];
 }
 
+/* Is entry @ino's name @name? A short name is compared in place. */
 static bool pram_name_is(struct super_block *sb, u32 ino, const char *name,
 			 unsigned int len)
 {
 	const struct pram_inode *pi = pram_get_inode(sb, ino);
+	char buf[PRAM_NAME_MAX + 1];
+	u32 have;
 
-	return pram_name_len(pi) == len && !memcmp(pi->i_name, name, len);
+	if (!pram_is_long_name(pi))
+		return pram_name_len(pi) == len && !memcmp(pi->i_name, name, len);
+	if (len <= PRAM_NAME_LEN || memcmp(pi->i_long.l_head, name, PRAM_NAME_HEAD))
+		return false;
+	return !pram_entry_name_get(sb, ino, buf, &have) && have == len &&
+	       !memcmp(buf, name, len);
 }
 
 /**
@@ -125,9 +133,9 @@ static struct pram_dir_ent *pram_index_named(struct super_block *sb,
 }
 
 static void pram_index_hash(struct pram_dir_index *idx,
-			    struct pram_dir_ent *ent, const struct pram_inode *pi)
+			    struct pram_dir_ent *ent, const char *name, u32 len)
 {
-	ent->hash = pram_name_hash(pi->i_name, pram_name_len(pi));
+	ent->hash = pram_name_hash(name, len);
 	hlist_add_head(&ent->node, pram_bucket(idx, ent->hash));
 	if (++idx->named > 2U << idx->bits)
 		pram_index_grow(idx);
@@ -147,7 +155,7 @@ static void pram_index_unhash(struct pram_dir_index *idx,
  * is marked bad and leaves the hash table. Return: the one marked.
  */
 static u32 pram_index_dup(struct pram_dir_index *idx, struct pram_dir_ent *old,
-			  struct pram_dir_ent *ent, const struct pram_inode *pi)
+			  struct pram_dir_ent *ent, const char *name, u32 len)
 {
 	if (old->ino < ent->ino) {
 		ent->bad = true;
@@ -155,7 +163,7 @@ static u32 pram_index_dup(struct pram_dir_index *idx, struct pram_dir_ent *old,
 	}
 	old->bad = true;
 	pram_index_unhash(idx, old);
-	pram_index_hash(idx, ent, pi);
+	pram_index_hash(idx, ent, name, len);
 	return old->ino;
 }
 
@@ -164,17 +172,17 @@ static u32 pram_index_dup(struct pram_dir_index *idx, struct pram_dir_ent *old,
  * @sb: the superblock
  * @idx: the index
  * @ino: the entry's inode number
- * @bad: refused by its checks; with @named, its name can still be looked
+ * @bad: refused by its checks; with @name, its name can still be looked
  *	 up (to give EUCLEAN)
- * @named: its name is valid
+ * @name: its name, or NULL when that is not valid
+ * @len: the name's length
  * @dup: set to the entry marked bad because another has its name, or 0
  *
  * Return: 0, or -ENOMEM (the index must then be dropped).
  */
 int pram_index_insert(struct super_block *sb, struct pram_dir_index *idx,
-		      u32 ino, bool bad, bool named, u32 *dup)
+		      u32 ino, bool bad, const char *name, u32 len, u32 *dup)
 {
-	const struct pram_inode *pi = pram_get_inode(sb, ino);
 	struct pram_dir_ent *ent = kmalloc(sizeof(*ent), GFP_KERNEL), *old;
 	int err;
 
@@ -190,13 +198,13 @@ int pram_index_insert(struct super_block *sb, struct pram_dir_index *idx,
 		return err == -EBUSY ? -EUCLEAN : err;
 	}
 	idx->members++;
-	if (!named)
+	if (!name)
 		return 0;
-	old = pram_index_named(sb, idx, pi->i_name, pram_name_len(pi));
+	old = pram_index_named(sb, idx, name, len);
 	if (old)
-		*dup = pram_index_dup(idx, old, ent, pi);
+		*dup = pram_index_dup(idx, old, ent, name, len);
 	else
-		pram_index_hash(idx, ent, pi);
+		pram_index_hash(idx, ent, name, len);
 	return 0;
 }
 
@@ -267,19 +275,20 @@ void pram_index_del(struct pram_dir_index *idx, u32 ino)
 
 /**
  * pram_index_rename() - the entry @ino has a new name
- * @sb: the superblock
  * @idx: the index
  * @ino: an entry of the index, its new name written
+ * @name: the new name
+ * @len: its length
  *
  * Call pram_index_unname() before the name changes.
  */
-void pram_index_rename(struct super_block *sb, struct pram_dir_index *idx,
-		       u32 ino)
+void pram_index_rename(struct pram_dir_index *idx, u32 ino, const char *name,
+		       u32 len)
 {
 	struct pram_dir_ent *ent = xa_load(&idx->entries, ino);
 
 	if (ent && !ent->bad)
-		pram_index_hash(idx, ent, pram_get_inode(sb, ino));
+		pram_index_hash(idx, ent, name, len);
 }
 
 /**

@@ -213,6 +213,10 @@ static int pram_check_record(struct super_block *sb, const struct pram_inode *pi
 {
 	struct pram_inode copy;
 
+	if (!pram_mode_is_inode(le16_to_cpu(pi->i_mode))) {
+		*why = pi->i_mode ? "not an inode" : "inode is free";
+		return -EINVAL;
+	}
 	if (!deleted)
 		return pram_inode_check(pi, ino, &PRAM_SB(sb)->geo, why);
 	if (!pram_inode_deleted(pi) ||
@@ -321,7 +325,7 @@ unsigned int pram_finish_orphans(struct super_block *sb, unsigned int *truncated
 	*truncated = 0;
 	for (ino = PRAM_ROOT_INO; ino < end; ino++) {
 		pi = pram_get_inode(sb, ino);
-		if (!pi->i_mode)
+		if (!pram_mode_is_inode(le16_to_cpu(pi->i_mode)))
 			continue;
 		if (ino != PRAM_ROOT_INO && pram_inode_deleted(pi))
 			freed += pram_finish_one_deleted(sb, ino);
@@ -395,6 +399,7 @@ void pram_evict_inode(struct inode *inode)
 	pram_tx_begin_parts(sb);
 	pram_free_data(inode);
 	clear_inode(inode);
+	pram_name_free(sb, inode->i_ino);
 	pram_free_ino(sb, inode->i_ino);
 	pram_tx_end(sb);
 }

@@ -42,11 +42,7 @@ EXPORT_SYMBOL_IF_KUNIT(pram_super_csum);
  */
 u32 pram_inode_csum(const struct pram_inode *pi, u32 ino)
 {
-	__le32 seed = cpu_to_le32(ino);
-	u32 crc = __crc32c_le(~0, (const u8 *)&seed, sizeof(seed));
-
-	return __crc32c_le(crc, (const u8 *)pi + PRAM_CSUM_SKIP,
-			   PRAM_INODE_SIZE - PRAM_CSUM_SKIP);
+	return pram_slot_csum(pi, ino);
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_inode_csum);
 
@@ -112,6 +108,7 @@ int pram_geometry_compute(struct pram_geometry *g, u64 size, u32 blocksize,
 	g->journal_start = journal ? g->bitmap_start + g->bitmap_blocks : 0;
 	g->journal_blocks = journal ? PRAM_JOURNAL_SIZE >> g->blocksize_bits : 0;
 	g->data_start = g->bitmap_start + g->bitmap_blocks + g->journal_blocks;
+	g->incompat = journal ? PRAM_FEATURE_INCOMPAT_JOURNAL : 0;
 	if ((u64)g->data_start >= blocks)
 		return pram_fail(why, "too small: no room left for data blocks");
 	return 0;
@@ -141,10 +138,9 @@ void pram_super_format(struct pram_super_block *ps,
 	ps->s_free_blocknr_hint = cpu_to_le32(g->data_start);
 	ps->s_bitmap_start = cpu_to_le32(g->bitmap_start);
 	ps->s_bitmap_blocks = cpu_to_le32(g->bitmap_blocks);
-	if (g->journal_blocks) {
-		ps->s_feature_incompat |= cpu_to_le32(PRAM_FEATURE_INCOMPAT_JOURNAL);
+	ps->s_feature_incompat = cpu_to_le32(g->incompat);
+	if (g->journal_blocks)
 		ps->s_journal = cpu_to_le32(g->journal_start);
-	}
 	ps->s_state = cpu_to_le16(PRAM_STATE_CLEAN);
 	ps->s_csum = cpu_to_le32(pram_super_csum(ps));
 }
@@ -193,6 +189,7 @@ static int pram_super_check_geometry(const struct pram_super_block *ps,
 	    g->bitmap_blocks != le32_to_cpu(ps->s_bitmap_blocks) ||
 	    g->journal_start != le32_to_cpu(ps->s_journal))
 		return pram_fail(why, "geometry does not match the size");
+	g->incompat = le32_to_cpu(ps->s_feature_incompat);
 	return 0;
 }
 
@@ -255,13 +252,19 @@ static int pram_inode_check_refs(const struct pram_inode *pi, umode_t mode,
 	return 0;
 }
 
-/* Hard links do not exist yet: a directory has 2 or more, the rest 1. */
+/*
+ * A directory has 2 or more links; anything else 1, or with hard links
+ * (PRAM_FEATURE_INCOMPAT_LINKS) 1 to PRAM_LINK_MAX.
+ */
 static int pram_inode_check_links(const struct pram_inode *pi, umode_t mode,
+				  const struct pram_geometry *g,
 				  const char **why)
 {
 	u16 links = le16_to_cpu(pi->i_links_count);
 
-	if (S_ISDIR(mode) ? links < 2 : links != 1)
+	if (S_ISDIR(mode) ? links < 2 :
+	    !links || (links > 1 &&
+		       !pram_has_incompat(g, PRAM_FEATURE_INCOMPAT_LINKS)))
 		return pram_fail(why, "bad link count");
 	return 0;
 }
@@ -299,19 +302,46 @@ static int pram_inode_check_size(const struct pram_inode *pi, umode_t mode,
 	return 0;
 }
 
+/* A long name's head: PRAM_NAME_HEAD bytes, none of them NUL or '/'. */
+static int pram_long_name_check(const struct pram_inode *pi,
+				const struct pram_geometry *g, u32 ino,
+				const char **why)
+{
+	const struct pram_long_name *ln = &pi->i_long;
+	u32 r0 = le32_to_cpu(ln->l_rec[0]), r1 = le32_to_cpu(ln->l_rec[1]);
+
+	if (!pram_has_incompat(g, PRAM_FEATURE_INCOMPAT_LONGNAMES))
+		return pram_fail(why, "long name without the feature");
+	if (!pram_ino_valid(g, r0) || r0 == ino ||
+	    (r1 && (!pram_ino_valid(g, r1) || r1 == ino || r1 == r0)))
+		return pram_fail(why, "name records out of range");
+	if (strnlen(ln->l_head, PRAM_NAME_HEAD) != PRAM_NAME_HEAD)
+		return pram_fail(why, "name contains NUL");
+	if (memchr(ln->l_head, '/', PRAM_NAME_HEAD))
+		return pram_fail(why, "name contains '/'");
+	return 0;
+}
+
 /**
- * pram_name_check() - is an entry's name valid?
+ * pram_name_check() - is what an entry's record holds of its name valid?
  * @pi: the entry
+ * @g: the filesystem's geometry
+ * @ino: its number
  * @why: if not, the reason
  *
- * 1 to PRAM_NAME_LEN bytes, NUL-padded, without '/', not "." or "..".
+ * A short name: 1 to PRAM_NAME_LEN bytes, NUL-padded, without '/', not
+ * "." or "..". A long one (PRAM_INODE_LONGNAME): its head, and the
+ * numbers of its name records; pram_entry_name() reads the records.
  *
  * Return: 0 or -EINVAL.
  */
-int pram_name_check(const struct pram_inode *pi, const char **why)
+int pram_name_check(const struct pram_inode *pi, const struct pram_geometry *g,
+		    u32 ino, const char **why)
 {
 	u32 len = pram_name_len(pi), i;
 
+	if (pram_is_long_name(pi))
+		return pram_long_name_check(pi, g, ino, why);
 	if (!len)
 		return pram_fail(why, "empty name");
 	for (i = len; i < PRAM_NAME_LEN; i++)
@@ -328,14 +358,57 @@ EXPORT_SYMBOL_IF_KUNIT(pram_name_check);
 
 /* The root is named by nothing and in no list; every other is an entry. */
 static int pram_inode_check_entry(const struct pram_inode *pi, u32 ino,
+				  const struct pram_geometry *g,
 				  const char **why)
 {
 	if (ino != PRAM_ROOT_INO)
-		return pram_name_check(pi, why);
+		return pram_name_check(pi, g, ino, why);
 	if (le32_to_cpu(pi->i_parent) != PRAM_ROOT_INO || pi->i_next ||
-	    pi->i_prev)
+	    pi->i_prev || pram_is_long_name(pi))
 		return pram_fail(why, "root directory in a list");
 	return 0;
+}
+
+/* Are bytes [@from, @to) of @p zero? */
+static bool pram_zero(const void *p, size_t from, size_t to)
+{
+	const u8 *b = p;
+
+	for (; from < to; from++)
+		if (b[from])
+			return false;
+	return true;
+}
+
+/*
+ * A link entry: an entry (links, name) that names another slot, with
+ * every field of an inode's own zero.
+ */
+static int pram_link_check(const struct pram_inode *pi, u32 ino,
+			   const struct pram_geometry *g, const char **why)
+{
+	u32 target = le32_to_cpu(pi->i_type.link.ino);
+
+	if (!pram_has_incompat(g, PRAM_FEATURE_INCOMPAT_LINKS))
+		return pram_fail(why, "link entry without the feature");
+	if (le16_to_cpu(pi->i_mode) != PRAM_S_IFLINK)
+		return pram_fail(why, "bad file type");
+	/* i_links_count to i_blocks, and the times and i_xattr. */
+	if (!pram_zero(pi, offsetof(struct pram_inode, i_links_count),
+		       offsetof(struct pram_inode, i_flags)) ||
+	    !pram_zero(pi, offsetof(struct pram_inode, i_atime),
+		       offsetof(struct pram_inode, i_type)) ||
+	    pi->i_type.link.reserved)
+		return pram_fail(why, "reserved field set");
+	if (le32_to_cpu(pi->i_flags) & ~PRAM_INODE_LONGNAME)
+		return pram_fail(why, "unknown inode flags");
+	if (!pram_ino_valid(g, target) || target == ino ||
+	    target == PRAM_ROOT_INO)
+		return pram_fail(why, "link to an inode out of range");
+	if (!pram_ino_ok(g, pi->i_next) || !pram_ino_ok(g, pi->i_prev) ||
+	    !pram_ino_ok(g, pi->i_parent))
+		return pram_fail(why, "directory links out of range");
+	return pram_name_check(pi, g, ino, why);
 }
 
 /**
@@ -347,9 +420,12 @@ static int pram_inode_check_entry(const struct pram_inode *pi, u32 ino,
  *
  * Everything that can be checked from the record alone: checksum, type,
  * link count, size, flags, that every reference it holds (entry links,
- * directory list, block map) names an inode or block inside the
- * filesystem, and the name. The block count of a regular file against
- * its map is pram_map_check()'s.
+ * directory list, block map, name records) names an inode or block
+ * inside the filesystem, and the name (what the record holds of it). The
+ * block count of a regular file against its map is pram_map_check()'s,
+ * a long name's records pram_entry_name()'s. A link entry passes as a
+ * valid entry (what it names is checked where it is followed); a name
+ * record never does.
  *
  * Return: 0 or -EINVAL.
  */
@@ -364,6 +440,8 @@ int pram_inode_check(const struct pram_inode *pi, u32 ino,
 		return pram_fail(why, "inode is free");
 	if (le32_to_cpu(pi->i_csum) != pram_inode_csum(pi, ino))
 		return pram_fail(why, "bad checksum");
+	if (pram_mode_is_link(mode))
+		return pram_link_check(pi, ino, g, why);
 	if (!S_ISREG(mode) && !S_ISDIR(mode) && !S_ISLNK(mode) &&
 	    !S_ISCHR(mode) && !S_ISBLK(mode) && !S_ISFIFO(mode) &&
 	    !S_ISSOCK(mode))
@@ -372,11 +450,11 @@ int pram_inode_check(const struct pram_inode *pi, u32 ino,
 		return pram_fail(why, "unknown inode flags");
 	if (pi->i_xattr)
 		return pram_fail(why, "extended attribute block without the feature");
-	if (pram_inode_check_links(pi, mode, why) ||
+	if (pram_inode_check_links(pi, mode, g, why) ||
 	    pram_inode_check_refs(pi, mode, g, why) ||
 	    pram_inode_check_size(pi, mode, g, why))
 		return -EINVAL;
-	return pram_inode_check_entry(pi, ino, why);
+	return pram_inode_check_entry(pi, ino, g, why);
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_inode_check);
 
@@ -391,7 +469,8 @@ EXPORT_SYMBOL_IF_KUNIT(pram_inode_check);
  */
 bool pram_inode_deleted(const struct pram_inode *pi)
 {
-	return pi->i_mode && !pi->i_links_count && !pi->i_parent &&
+	return pram_mode_is_inode(le16_to_cpu(pi->i_mode)) &&
+	       !pi->i_links_count && !pi->i_parent &&
 	       !(S_ISDIR(le16_to_cpu(pi->i_mode)) && pi->i_type.dir.head);
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_inode_deleted);

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * PRAMFS namespace operations: create, mkdir, mknod, symlink, unlink,
- * rmdir and rename, and symlinks.
+ * PRAMFS namespace operations: create, mkdir, mknod, symlink, link,
+ * unlink, rmdir and rename, and symlinks.
  *
- * An entry is its inode (the name is in the inode), so there are no hard
- * links: without ->link the VFS answers link(2) with EPERM. A symlink's
- * target is stored NUL-terminated in one block, named by the row block
- * field of its inode.
+ * An inode's first name is its own entry (the name is in the inode);
+ * each further one (link(2)) is a link entry, a slot of its own that
+ * names the inode. unlink and rename act on the entry their name is:
+ * a link entry goes with its name; an inode's own entry leaves its list
+ * and the inode lives on, in no list, while other names or users hold
+ * it. A symlink's target is stored NUL-terminated in one block, named
+ * by the row block field of its inode.
  *
  * Each operation is one transaction (tx.c): a power cut leaves it wholly
  * done or not done at all.
@@ -35,7 +38,7 @@ static struct inode *pram_new_inode(struct mnt_idmap *idmap, struct inode *dir,
 	u32 ino;
 	int err;
 
-	if (name->len > PRAM_NAME_LEN)
+	if (name->len > PRAM_NAME_MAX)
 		return ERR_PTR(-ENAMETOOLONG);
 	inode = new_inode(sb);
 	if (!inode)
@@ -244,19 +247,37 @@ static void pram_entry_dropped(struct inode *dir, struct inode *inode)
 	pram_update_inode(inode);
 }
 
+/*
+ * The entry @entry of @inode is out of its list: a link entry goes with
+ * its name records; an inode's own stays, its name with it, until the
+ * inode is freed.
+ */
+static void pram_entry_gone(struct super_block *sb, u32 entry,
+			    struct inode *inode)
+{
+	if (entry == inode->i_ino)
+		return;
+	pram_name_free(sb, entry);
+	pram_free_ino(sb, entry);
+}
+
 /* unlink and rmdir: the VFS has checked which one the entry allows. */
 static int pram_remove(struct inode *dir, struct dentry *dentry)
 {
 	struct inode *inode = d_inode(dentry);
 	struct pram_list_pos pos;
+	u32 entry;
 	int err;
 
 	err = pram_check_removable(inode);
 	if (!err)
-		err = pram_dir_find_entry(dir, inode->i_ino, &pos);
+		err = pram_dir_name_entry(dir, &dentry->d_name, inode, &entry);
+	if (!err)
+		err = pram_dir_find_entry(dir, entry, &pos);
 	if (err)
 		return err;
-	pram_dir_unlink(dir, inode->i_ino, &pos);
+	pram_dir_unlink(dir, entry, &pos);
+	pram_entry_gone(dir->i_sb, entry, inode);
 	pram_entry_dropped(dir, inode);
 	pram_touch_dir(dir);
 	return 0;
@@ -269,6 +290,40 @@ static int pram_unlink(struct inode *dir, struct dentry *dentry)
 	pram_tx_begin(dir->i_sb);
 	err = pram_remove(dir, dentry);
 	pram_tx_end(dir->i_sb);
+	return err;
+}
+
+/*
+ * link(2): a link entry for @old_dentry's inode, in @dir under
+ * @dentry's name. The VFS has refused directories, an inode with no
+ * link left, and one at s_max_links (EMLINK).
+ */
+static int pram_link(struct dentry *old_dentry, struct inode *dir,
+		     struct dentry *dentry)
+{
+	struct super_block *sb = dir->i_sb;
+	struct inode *inode = d_inode(old_dentry);
+	u32 entry;
+	int err;
+
+	pram_tx_begin(sb);
+	pram_set_incompat(sb, PRAM_FEATURE_INCOMPAT_LINKS);
+	err = pram_new_link(sb, inode->i_ino, &entry);
+	if (err)
+		goto end_tx;
+	err = pram_add_entry(dir, entry, &dentry->d_name);
+	if (err) {
+		pram_free_ino(sb, entry);
+		goto end_tx;
+	}
+	inode_set_ctime_current(inode);
+	inc_nlink(inode);
+	pram_update_inode(inode);
+	pram_touch_dir(dir);
+	ihold(inode);
+	d_instantiate(dentry, inode);
+end_tx:
+	pram_tx_end(sb);
 	return err;
 }
 
@@ -301,32 +356,67 @@ struct pram_move {
 	struct pram_list_pos	from, to;
 };
 
-static int pram_move_find(struct inode *from, struct inode *inode,
-			  struct inode *to, struct pram_move *mv)
+static int pram_move_find(struct inode *from, u32 entry, struct inode *to,
+			  struct pram_move *mv)
 {
-	int err = pram_dir_find_entry(from, inode->i_ino, &mv->from);
+	int err = pram_dir_find_entry(from, entry, &mv->from);
 
 	if (!err)
-		err = pram_dir_find_gap(to, inode->i_ino, &mv->to);
+		err = pram_dir_find_gap(to, entry, &mv->to);
 	return err;
 }
 
-static void pram_move_entry(struct inode *from, struct inode *inode,
+static void pram_move_entry(struct inode *from, struct inode *inode, u32 entry,
 			    struct inode *to, const struct qstr *name,
+			    struct pram_name_slots *ns,
 			    const struct pram_move *mv)
 {
-	pram_dir_unlink(from, inode->i_ino, &mv->from);
-	pram_dir_link(to, inode->i_ino, name, &mv->to);
+	pram_dir_unlink(from, entry, &mv->from);
+	pram_dir_link(to, entry, name, ns, &mv->to);
 	pram_move_dir_link(inode, from, to);
 }
 
-/* What a rename finds before it writes. */
+/*
+ * What a rename finds before it writes: the entries its names are, their
+ * places, and the name records the new names need.
+ */
 struct pram_rename_plan {
 	struct inode		*old_dir, *new_dir;
 	struct inode		*a, *b;		/* the source; target or partner */
+	u32			ea, eb;		/* their entries */
 	struct pram_move	ma, mb;		/* moves of a (and of b) */
 	struct pram_list_pos	b_pos;		/* where the target is */
+	struct pram_name_slots	na, nb;		/* a's new name, b's */
 };
+
+/* The entries of the rename's names, and the records their new names need. */
+static int pram_rename_prepare(struct pram_rename_plan *p,
+			       struct dentry *old_dentry,
+			       struct dentry *new_dentry, bool exchange)
+{
+	struct super_block *sb = p->old_dir->i_sb;
+	int err;
+
+	p->na.n = p->nb.n = 0;
+	err = pram_dir_name_entry(p->old_dir, &old_dentry->d_name, p->a, &p->ea);
+	if (!err && p->b)
+		err = pram_dir_name_entry(p->new_dir, &new_dentry->d_name, p->b,
+					  &p->eb);
+	if (!err)
+		err = pram_name_reserve(sb, &new_dentry->d_name, &p->na);
+	if (!err && exchange) {
+		err = pram_name_reserve(sb, &old_dentry->d_name, &p->nb);
+		if (err)
+			pram_name_unreserve(sb, &p->na);
+	}
+	return err;
+}
+
+static void pram_rename_unprepare(struct pram_rename_plan *p)
+{
+	pram_name_unreserve(p->old_dir->i_sb, &p->na);
+	pram_name_unreserve(p->old_dir->i_sb, &p->nb);
+}
 
 /*
  * Run @find, which finds several list positions. Each find may build a
@@ -352,8 +442,8 @@ static int pram_find_stable(struct pram_rename_plan *p,
 
 static int pram_exchange_find(struct pram_rename_plan *p)
 {
-	return pram_move_find(p->old_dir, p->a, p->new_dir, &p->ma) ?:
-	       pram_move_find(p->new_dir, p->b, p->old_dir, &p->mb);
+	return pram_move_find(p->old_dir, p->ea, p->new_dir, &p->ma) ?:
+	       pram_move_find(p->new_dir, p->eb, p->old_dir, &p->mb);
 }
 
 static int pram_rename_find(struct pram_rename_plan *p)
@@ -361,37 +451,38 @@ static int pram_rename_find(struct pram_rename_plan *p)
 	int err = 0;
 
 	if (p->b)
-		err = pram_dir_find_entry(p->new_dir, p->b->i_ino, &p->b_pos);
+		err = pram_dir_find_entry(p->new_dir, p->eb, &p->b_pos);
 	if (!err && p->old_dir != p->new_dir)
-		err = pram_move_find(p->old_dir, p->a, p->new_dir, &p->ma);
+		err = pram_move_find(p->old_dir, p->ea, p->new_dir, &p->ma);
 	return err;
 }
 
-static int pram_exchange(struct inode *old_dir, struct dentry *old_dentry,
-			 struct inode *new_dir, struct dentry *new_dentry)
+/* RENAME_EXCHANGE: entry ea takes b's name and place, eb a's. */
+static int pram_exchange(struct pram_rename_plan *p, struct dentry *old_dentry,
+			 struct dentry *new_dentry)
 {
-	struct inode *a = d_inode(old_dentry), *b = d_inode(new_dentry);
+	struct inode *old_dir = p->old_dir, *new_dir = p->new_dir;
+	struct inode *a = p->a, *b = p->b;
 	struct qstr a_name = old_dentry->d_name, b_name = new_dentry->d_name;
-	struct pram_rename_plan p = { old_dir, new_dir, a, b };
-	struct pram_move *ma = &p.ma, *mb = &p.mb;
+	struct pram_move *ma = &p->ma, *mb = &p->mb;
 	int err;
 
 	if (old_dir == new_dir) {
 		/* In place: each keeps its position in the list. */
-		pram_dir_rename(old_dir, a->i_ino, &b_name);
-		pram_dir_rename(old_dir, b->i_ino, &a_name);
+		pram_dir_rename(old_dir, p->ea, &b_name, &p->na);
+		pram_dir_rename(old_dir, p->eb, &a_name, &p->nb);
 		goto done;
 	}
-	err = pram_find_stable(&p, pram_exchange_find);
+	err = pram_find_stable(p, pram_exchange_find);
 	if (err)
 		return err;
 	/* Each one's new place was found with the other still there. */
-	pram_dir_pos_skip(&ma->to, b->i_ino, &mb->from);
-	pram_dir_pos_skip(&mb->to, a->i_ino, &ma->from);
-	pram_dir_unlink(old_dir, a->i_ino, &ma->from);
-	pram_dir_unlink(new_dir, b->i_ino, &mb->from);
-	pram_dir_link(new_dir, a->i_ino, &b_name, &ma->to);
-	pram_dir_link(old_dir, b->i_ino, &a_name, &mb->to);
+	pram_dir_pos_skip(&ma->to, p->eb, &mb->from);
+	pram_dir_pos_skip(&mb->to, p->ea, &ma->from);
+	pram_dir_unlink(old_dir, p->ea, &ma->from);
+	pram_dir_unlink(new_dir, p->eb, &mb->from);
+	pram_dir_link(new_dir, p->ea, &b_name, &p->na, &ma->to);
+	pram_dir_link(old_dir, p->eb, &a_name, &p->nb, &mb->to);
 	pram_move_dir_link(a, old_dir, new_dir);
 	pram_move_dir_link(b, new_dir, old_dir);
 done:
@@ -401,31 +492,31 @@ done:
 	return 0;
 }
 
-static int pram_rename_one(struct inode *old_dir, struct dentry *old_dentry,
-			   struct inode *new_dir, struct dentry *new_dentry)
+/* A rename, over the target if there is one. */
+static int pram_rename_one(struct pram_rename_plan *p, struct dentry *new_dentry)
 {
-	struct inode *inode = d_inode(old_dentry);
-	struct inode *target = d_inode(new_dentry);
-	struct pram_rename_plan p = { old_dir, new_dir, inode, target };
+	struct inode *old_dir = p->old_dir, *new_dir = p->new_dir;
+	struct inode *target = p->b;
 	int err;
 
 	err = target ? pram_check_removable(target) : 0;
 	if (!err)
-		err = pram_find_stable(&p, pram_rename_find);
+		err = pram_find_stable(p, pram_rename_find);
 	if (err)
 		return err;
 	if (target) {
 		if (old_dir != new_dir)
-			pram_dir_pos_skip(&p.ma.to, target->i_ino, &p.b_pos);
-		pram_dir_unlink(new_dir, target->i_ino, &p.b_pos);
+			pram_dir_pos_skip(&p->ma.to, p->eb, &p->b_pos);
+		pram_dir_unlink(new_dir, p->eb, &p->b_pos);
+		pram_entry_gone(new_dir->i_sb, p->eb, target);
 		pram_entry_dropped(new_dir, target);
 	}
 	if (old_dir == new_dir)
-		pram_dir_rename(old_dir, inode->i_ino, &new_dentry->d_name);
+		pram_dir_rename(old_dir, p->ea, &new_dentry->d_name, &p->na);
 	else
-		pram_move_entry(old_dir, inode, new_dir, &new_dentry->d_name,
-				&p.ma);
-	pram_renamed(inode, old_dir, new_dir);
+		pram_move_entry(old_dir, p->a, p->ea, new_dir,
+				&new_dentry->d_name, &p->na, &p->ma);
+	pram_renamed(p->a, old_dir, new_dir);
 	return 0;
 }
 
@@ -433,15 +524,25 @@ static int pram_rename(struct mnt_idmap *idmap, struct inode *old_dir,
 		       struct dentry *old_dentry, struct inode *new_dir,
 		       struct dentry *new_dentry, unsigned int flags)
 {
+	struct pram_rename_plan p = {
+		.old_dir = old_dir, .new_dir = new_dir,
+		.a = d_inode(old_dentry), .b = d_inode(new_dentry),
+	};
+	bool exchange = flags & RENAME_EXCHANGE;
 	int err;
 
 	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE))
 		return -EINVAL;
 	pram_tx_begin(old_dir->i_sb);
-	if (flags & RENAME_EXCHANGE)
-		err = pram_exchange(old_dir, old_dentry, new_dir, new_dentry);
+	err = pram_rename_prepare(&p, old_dentry, new_dentry, exchange);
+	if (err)
+		goto end_tx;
+	if (exchange)
+		err = pram_exchange(&p, old_dentry, new_dentry);
 	else
-		err = pram_rename_one(old_dir, old_dentry, new_dir, new_dentry);
+		err = pram_rename_one(&p, new_dentry);
+	pram_rename_unprepare(&p);
+end_tx:
 	pram_tx_end(old_dir->i_sb);
 	return err;
 }
@@ -449,6 +550,7 @@ static int pram_rename(struct mnt_idmap *idmap, struct inode *old_dir,
 const struct inode_operations pram_dir_inode_operations = {
 	.create		= pram_create,
 	.lookup		= pram_lookup,
+	.link		= pram_link,
 	.unlink		= pram_unlink,
 	.symlink	= pram_symlink,
 	.mkdir		= pram_mkdir,

@@ -255,20 +255,43 @@ struct pram_list_pos {
 	u32	prev, next;	/* the entries on each side, 0 for an end */
 };
 
+/* entry.c: entries' names and what they name */
+struct pram_name_slots {
+	u32		rec[PRAM_NAME_RECS];	/* name records reserved */
+	unsigned int	n;
+};
+
+void pram_set_incompat(struct super_block *sb, u32 bit);
+int pram_name_reserve(struct super_block *sb, const struct qstr *name,
+		      struct pram_name_slots *ns);
+void pram_name_unreserve(struct super_block *sb, struct pram_name_slots *ns);
+void pram_name_free(struct super_block *sb, u32 ino);
+void pram_name_set(struct super_block *sb, u32 ino, const struct qstr *name,
+		   struct pram_name_slots *ns, const struct pram_list_pos *pos,
+		   u32 parent);
+int pram_entry_name_get(struct super_block *sb, u32 ino, char *buf, u32 *len);
+u32 pram_entry_inode(struct super_block *sb, u32 ino);
+bool pram_entry_is_link(struct super_block *sb, u32 ino);
+int pram_new_link(struct super_block *sb, u32 target, u32 *entry);
+
 extern const struct file_operations pram_dir_operations;
 void pram_dir_forget(struct inode *dir);
 unsigned int pram_dir_gen(struct inode *a, struct inode *b);
 struct dentry *pram_lookup(struct inode *dir, struct dentry *dentry,
 			   unsigned int flags);
+struct inode *pram_entry_iget(struct inode *dir, u32 ino);
+int pram_dir_name_entry(struct inode *dir, const struct qstr *name,
+			struct inode *inode, u32 *entry);
 int pram_dir_find_gap(struct inode *dir, u32 ino, struct pram_list_pos *pos);
 int pram_dir_find_entry(struct inode *dir, u32 ino, struct pram_list_pos *pos);
 void pram_dir_pos_skip(struct pram_list_pos *pos, u32 gone,
 		       const struct pram_list_pos *gone_pos);
 void pram_dir_link(struct inode *dir, u32 ino, const struct qstr *name,
-		   const struct pram_list_pos *pos);
+		   struct pram_name_slots *ns, const struct pram_list_pos *pos);
 void pram_dir_unlink(struct inode *dir, u32 ino,
 		     const struct pram_list_pos *pos);
-void pram_dir_rename(struct inode *dir, u32 ino, const struct qstr *name);
+void pram_dir_rename(struct inode *dir, u32 ino, const struct qstr *name,
+		     struct pram_name_slots *ns);
 int pram_add_entry(struct inode *dir, u32 ino, const struct qstr *name);
 int pram_dir_empty(struct inode *dir);
 
@@ -283,15 +306,15 @@ struct pram_dir_ent {
 struct pram_dir_index *pram_index_new(void);
 void pram_index_destroy(struct pram_dir_index *idx);
 int pram_index_insert(struct super_block *sb, struct pram_dir_index *idx,
-		      u32 ino, bool bad, bool named, u32 *dup);
+		      u32 ino, bool bad, const char *name, u32 len, u32 *dup);
 long pram_index_find(struct super_block *sb, struct pram_dir_index *idx,
 		     const struct qstr *name);
 void pram_index_refuse(struct pram_dir_index *idx, u32 ino);
 bool pram_index_bad(struct pram_dir_index *idx, u32 ino);
 void pram_index_del(struct pram_dir_index *idx, u32 ino);
 void pram_index_unname(struct pram_dir_index *idx, u32 ino);
-void pram_index_rename(struct super_block *sb, struct pram_dir_index *idx,
-		       u32 ino);
+void pram_index_rename(struct pram_dir_index *idx, u32 ino, const char *name,
+		       u32 len);
 struct pram_dir_ent *pram_index_next(struct pram_dir_index *idx,
 				     unsigned long *ino);
 bool pram_index_has(struct pram_dir_index *idx, u32 ino);

@@ -16,7 +16,9 @@
  *
  * Inode number n lives at byte n * 128, so 0 and 1 name the two
  * superblock copies and are never valid inodes; 2 is the root directory.
- * Block number 0 (the superblock's block) means "no block".
+ * Block number 0 (the superblock's block) means "no block". A slot of
+ * the inode table holds an inode, or (with the features below) a link
+ * entry or a name record; i_mode's type bits tell which.
  */
 #ifndef _PRAMFS_FS_H
 #define _PRAMFS_FS_H
@@ -37,6 +39,7 @@
 #define PRAM_ITABLE_OFFSET	(2 * PRAM_SB_SIZE)
 #define PRAM_ROOT_INO		(PRAM_ITABLE_OFFSET >> PRAM_INODE_BITS)
 #define PRAM_NAME_LEN		48	/* not NUL-terminated when full */
+#define PRAM_NAME_MAX		255	/* with PRAM_FEATURE_INCOMPAT_LONGNAMES */
 #define PRAM_LINK_MAX		65535	/* i_links_count is 16 bits */
 
 /* Default inode table: 5% of the space, one inode per 20 inode sizes. */
@@ -50,12 +53,36 @@
  * INCOMPAT_JOURNAL: the undo journal below is at block s_journal, and
  * may hold an operation that a power cut left half done; a kernel that
  * cannot undo it must not mount the filesystem.
+ *
+ * INCOMPAT_LINKS: hard links. An inode other than a directory may have
+ * up to PRAM_LINK_MAX names: the first is the inode's own entry (while
+ * that name exists), each other one a link entry (PRAM_S_IFLINK), and
+ * an inode whose own entry is gone lives on, in no list, while it has
+ * links. A kernel without it would refuse those records.
+ *
+ * INCOMPAT_LONGNAMES: names of PRAM_NAME_LEN + 1 to PRAM_NAME_MAX bytes,
+ * whose tail is in one or two name records (PRAM_S_IFNAME).
+ *
+ * The kernel sets LINKS and LONGNAMES when they are first used, in the
+ * operation that first needs them; mkfs.pramfs -d when the tree it
+ * copies needs them. Neither is ever cleared.
  */
 #define PRAM_FEATURE_INCOMPAT_JOURNAL	0x0001
+#define PRAM_FEATURE_INCOMPAT_LINKS	0x0002
+#define PRAM_FEATURE_INCOMPAT_LONGNAMES	0x0004
 
 #define PRAM_FEATURE_COMPAT_SUPP	0
 #define PRAM_FEATURE_RO_COMPAT_SUPP	0
-#define PRAM_FEATURE_INCOMPAT_SUPP	PRAM_FEATURE_INCOMPAT_JOURNAL
+#define PRAM_FEATURE_INCOMPAT_SUPP	(PRAM_FEATURE_INCOMPAT_JOURNAL | \
+					 PRAM_FEATURE_INCOMPAT_LINKS | \
+					 PRAM_FEATURE_INCOMPAT_LONGNAMES)
+
+/*
+ * The type bits of i_mode (S_IFMT, 0xF000) for the slots that are not
+ * inodes: values no file type has. Their permission bits are zero.
+ */
+#define PRAM_S_IFLINK		0xE000	/* a link entry: a name of i_type.link.ino */
+#define PRAM_S_IFNAME		0xD000	/* a name record: struct pram_name_rec */
 
 /*
  * s_state. CLEAN is set by a clean unmount (or a remount read-only) and
@@ -69,10 +96,13 @@
 /*
  * i_flags. TRUNCATE: a truncate to i_size is under way; the blocks past
  * it are still to go (set and cleared with the journal only, which a
- * kernel that knows the flag recovers). Any other bit is corruption.
+ * kernel that knows the flag recovers). LONGNAME: the entry's name is
+ * longer than PRAM_NAME_LEN, and i_name holds a struct pram_long_name.
+ * Any other bit is corruption.
  */
 #define PRAM_INODE_TRUNCATE	0x0001
-#define PRAM_INODE_FLAGS_KNOWN	PRAM_INODE_TRUNCATE
+#define PRAM_INODE_LONGNAME	0x0002
+#define PRAM_INODE_FLAGS_KNOWN	(PRAM_INODE_TRUNCATE | PRAM_INODE_LONGNAME)
 
 /*
  * Timestamps: one __le64 each, seconds since the epoch (signed, 34 bits:
@@ -114,12 +144,32 @@ struct pram_super_block {
 };					/* 128 bytes */
 
 /*
+ * A long name (PRAM_INODE_LONGNAME) in an entry's i_name: its first
+ * PRAM_NAME_HEAD bytes, and the name records that hold the rest, in
+ * order. The first record is full when there is a second; the second is
+ * 0 when there is none.
+ */
+#define PRAM_NAME_HEAD		40
+#define PRAM_NAME_PART		116	/* name bytes in one record */
+#define PRAM_NAME_RECS		2
+
+struct pram_long_name {
+	__le32	l_rec[PRAM_NAME_RECS];	/*   0 name records, in order */
+	char	l_head[PRAM_NAME_HEAD];	/*   8 the name's first bytes */
+};					/*  48 bytes */
+
+/*
  * The inode, 128 bytes. It also holds the directory entry that names it:
  * the entry links (i_next, i_prev) chain the entries of one directory in
  * a doubly linked list whose ends are in the directory's i_type.dir.
  * i_csum is crc32c over bytes 4-127, seeded with the inode number (so an
  * inode copied to another slot fails the check). A free inode has
  * i_mode 0.
+ *
+ * A link entry (i_mode PRAM_S_IFLINK) has the same layout: an entry in a
+ * directory's list (i_next, i_prev, i_parent, i_name, i_flags'
+ * LONGNAME) that names inode i_type.link.ino, never a directory nor
+ * another link entry. Its other fields are zero.
  */
 struct pram_inode {
 	__le32	i_csum;			/*   0 crc32c of bytes 4..127 */
@@ -148,11 +198,32 @@ struct pram_inode {
 			__le32	rdev;	/* new_encode_dev() */
 			__le32	reserved;
 		} dev;
+		struct {
+			__le32	ino;	/* the inode it names */
+			__le32	reserved;
+		} link;			/* a link entry */
 	} i_type;
 	__le32	i_next;			/*  68 next entry in the directory */
 	__le32	i_prev;			/*  72 previous entry */
 	__le32	i_parent;		/*  76 inode of the directory */
-	char	i_name[PRAM_NAME_LEN];	/*  80 NUL-padded */
+	union {				/*  80 */
+		char	i_name[PRAM_NAME_LEN];	/* NUL-padded */
+		struct pram_long_name i_long;	/* PRAM_INODE_LONGNAME */
+	};
+};					/* 128 bytes */
+
+/*
+ * A name record, in a slot of the inode table: bytes of the name of
+ * entry n_owner, after its head (and after the first record's, for the
+ * second). n_csum is crc32c over bytes 4-127 seeded with the slot's
+ * number, as an inode's.
+ */
+struct pram_name_rec {
+	__le32	n_csum;			/*   0 crc32c of bytes 4..127 */
+	__le16	n_mode;			/*   4 PRAM_S_IFNAME */
+	__le16	n_len;			/*   6 1..PRAM_NAME_PART */
+	__le32	n_owner;		/*   8 the entry it belongs to */
+	char	n_part[PRAM_NAME_PART];	/*  12 NUL-padded */
 };					/* 128 bytes */
 
 /*

@@ -592,7 +592,7 @@ static int pram_statfs(struct dentry *dentry, struct kstatfs *buf)
 	buf->f_bavail = buf->f_bfree;
 	buf->f_files = sbi->geo.inodes_count;
 	buf->f_ffree = READ_ONCE(sbi->free_inodes);
-	buf->f_namelen = PRAM_NAME_LEN;
+	buf->f_namelen = PRAM_NAME_MAX;
 	buf->f_fsid = u64_to_fsid(sbi->phys_addr);
 	return 0;
 }
@@ -691,6 +691,13 @@ static void __init pram_check_layout(void)
 	BUILD_BUG_ON(sizeof(struct pram_journal_entry) != PRAM_JOURNAL_LINE);
 	BUILD_BUG_ON(offsetof(struct pram_journal_entry, e_old) != 20);
 	BUILD_BUG_ON(PRAM_JOURNAL_SIZE % PRAM_MAX_BLOCK_SIZE);
+	BUILD_BUG_ON(sizeof(struct pram_long_name) != PRAM_NAME_LEN);
+	BUILD_BUG_ON(sizeof(struct pram_name_rec) != PRAM_INODE_SIZE);
+	BUILD_BUG_ON(offsetof(struct pram_name_rec, n_mode) !=
+		     offsetof(struct pram_inode, i_mode));
+	BUILD_BUG_ON(offsetof(struct pram_name_rec, n_part) != 12);
+	BUILD_BUG_ON(PRAM_NAME_HEAD + PRAM_NAME_RECS * PRAM_NAME_PART <
+		     PRAM_NAME_MAX);
 }
 
 static int __init pram_init(void)
