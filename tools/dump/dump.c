@@ -37,14 +37,17 @@ static void print_super(const struct pram_super_block *ps, const char *which,
 {
 	const u8 *u = ps->s_uuid;
 	u16 state = le16_to_cpu(ps->s_state);
+	u32 in = le32_to_cpu(ps->s_feature_incompat);
 
 	printf("%s superblock: %s%s\n", which, why ? "NOT VALID: " : "valid",
 	       why ?: "");
 	printf("%-22s %#x\n", "magic", le32_to_cpu(ps->s_magic));
 	printf("%-22s %u\n", "revision", le32_to_cpu(ps->s_revision));
-	printf("%-22s %#x %#x %#x\n", "features (c/ro/in)",
+	printf("%-22s %#x %#x %#x%s%s%s\n", "features (c/ro/in)",
 	       le32_to_cpu(ps->s_feature_compat), le32_to_cpu(ps->s_feature_ro_compat),
-	       le32_to_cpu(ps->s_feature_incompat));
+	       in, in & PRAM_FEATURE_INCOMPAT_JOURNAL ? " journal" : "",
+	       in & PRAM_FEATURE_INCOMPAT_LINKS ? " links" : "",
+	       in & PRAM_FEATURE_INCOMPAT_LONGNAMES ? " longnames" : "");
 	printf("%-22s %.16s\n", "volume name", ps->s_volume_name);
 	printf("%-22s %02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x\n",
 	       "UUID", u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8],
@@ -88,8 +91,47 @@ static const char *type_name(umode_t mode)
 	case S_IFBLK: return "block device";
 	case S_IFIFO: return "fifo";
 	case S_IFSOCK: return "socket";
+	case PRAM_S_IFLINK: return "link entry";
+	case PRAM_S_IFNAME: return "name record";
 	}
 	return mode ? "unknown type" : "free";
+}
+
+/* A name record: part of entry n_owner's long name. */
+static void dump_name_record(struct pram_image *img, u32 ino)
+{
+	const struct pram_name_rec *nr = (const void *)pram_img_inode(img, ino);
+	const char *why = NULL;
+
+	pram_name_rec_check(nr, ino, &img->geo, &why);
+	printf("Inode %u: name record, %s%s\n", ino, why ? "refused: " : "valid",
+	       why ?: "");
+	printf("%-22s %u\n", "owner", le32_to_cpu(nr->n_owner));
+	printf("%-22s \"%.*s\" (%u bytes)\n", "part",
+	       (int)strnlen(nr->n_part, PRAM_NAME_PART), nr->n_part,
+	       le16_to_cpu(nr->n_len));
+	printf("%-22s %#x\n", "checksum", le32_to_cpu(nr->n_csum));
+}
+
+/* An entry's name: whole when valid, else what its record holds. */
+static void print_name(struct pram_image *img, u32 ino)
+{
+	const struct pram_inode *pi = pram_img_inode(img, ino);
+	char name[PRAM_NAME_MAX + 1];
+	unsigned int i;
+	u32 len;
+
+	if (!pram_img_name(img, ino, name, &len))
+		printf("\"%s\"", name);
+	else if (pram_is_long_name(pi))
+		printf("\"%.*s...\" (bad long name)", PRAM_NAME_HEAD, pi->i_long.l_head);
+	else
+		printf("\"%.*s\"", (int)pram_name_len(pi), pi->i_name);
+	for (i = 0; pram_is_long_name(pi) && i < PRAM_NAME_RECS; i++)
+		if (pram_name_rec_at(pi, i))
+			printf("%s%u", i ? "," : " (name records ", pram_name_rec_at(pi, i));
+	if (pram_is_long_name(pi))
+		putchar(')');
 }
 
 static void dump_inode(struct pram_image *img, u32 ino)
@@ -98,9 +140,13 @@ static void dump_inode(struct pram_image *img, u32 ino)
 	umode_t mode = le16_to_cpu(pi->i_mode);
 	const char *why = NULL;
 
+	if (pram_mode_is_name(mode))
+		return dump_name_record(img, ino);
 	pram_inode_check(pi, ino, &img->geo, &why);
 	printf("Inode %u: %s, %s%s\n", ino, type_name(mode),
 	       why ? "refused: " : "valid", why ?: "");
+	if (pram_mode_is_link(mode))
+		printf("%-22s %u\n", "names inode", le32_to_cpu(pi->i_type.link.ino));
 	printf("%-22s %o\n", "mode", mode);
 	printf("%-22s %u\n", "links", le16_to_cpu(pi->i_links_count));
 	printf("%-22s %u:%u\n", "owner", le32_to_cpu(pi->i_uid), le32_to_cpu(pi->i_gid));
@@ -122,8 +168,9 @@ static void dump_inode(struct pram_image *img, u32 ino)
 	printf("%-22s parent %u, prev %u, next %u\n", "entry",
 	       le32_to_cpu(pi->i_parent), le32_to_cpu(pi->i_prev),
 	       le32_to_cpu(pi->i_next));
-	printf("%-22s \"%.*s\"\n", "name", (int)pram_name_len(pi), pi->i_name);
-	printf("%-22s %#x\n", "checksum", le32_to_cpu(pi->i_csum));
+	printf("%-22s ", "name");
+	print_name(img, ino);
+	printf("\n%-22s %#x\n", "checksum", le32_to_cpu(pi->i_csum));
 }
 
 struct dir_print {
@@ -136,10 +183,13 @@ static int print_entry(void *arg, u32 ino, const struct pram_inode *pi)
 	const char *why = NULL;
 
 	pram_inode_check(pi, ino, &d->img->geo, &why);
-	printf("%8u  %-9s prev %-8u next %-8u \"%.*s\"%s%s\n", ino,
+	printf("%8u  %-9s prev %-8u next %-8u ", ino,
 	       type_name(le16_to_cpu(pi->i_mode)), le32_to_cpu(pi->i_prev),
-	       le32_to_cpu(pi->i_next), (int)pram_name_len(pi), pi->i_name,
-	       why ? "  refused: " : "", why ?: "");
+	       le32_to_cpu(pi->i_next));
+	print_name(d->img, ino);
+	if (pram_link_target(pi))
+		printf(" -> inode %u", pram_link_target(pi));
+	printf("%s%s\n", why ? "  refused: " : "", why ?: "");
 	return 0;
 }
 

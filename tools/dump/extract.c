@@ -134,23 +134,34 @@ static bool extract_node(struct extract *x, const struct pram_inode *pi)
 
 static void extract_inode(struct extract *x, u32 ino);
 
+/*
+ * One entry: its inode copied under its name; a link entry's inode (a
+ * hard link) is copied again, not linked: a rescue makes nothing it
+ * would have to find again through paths on the host.
+ */
 static int extract_entry(void *arg, u32 ino, const struct pram_inode *pi)
 {
 	struct extract *x = arg;
-	size_t len = strlen(x->host), n = pram_name_len(pi);
-	const char *why;
+	size_t len = strlen(x->host);
+	char name[PRAM_NAME_MAX + 1];
+	u32 n, target = pram_img_target(x->img, ino);
 
 	if (!pi->i_mode)
 		return 0;
-	if (pram_name_check(pi, &why) || len + 1 + n >= sizeof(x->host)) {
+	if (pram_img_name(x->img, ino, name, &n) || len + 1 + n >= sizeof(x->host) ||
+	    !pram_ino_valid(&x->img->geo, target)) {
 		fprintf(stderr, "%s: %s: entry %u: skipped: %s\n", pram_prog,
-			x->host, ino, "bad name");
+			x->host, ino, "bad name or link");
 		x->skipped++;
 		return 0;
 	}
-	snprintf(x->host + len, sizeof(x->host) - len, "/%.*s", (int)n, pi->i_name);
+	snprintf(x->host + len, sizeof(x->host) - len, "/%s", name);
 	x->name = x->host + len + 1;
-	extract_inode(x, ino);
+	if (target != ino &&
+	    S_ISDIR(le16_to_cpu(pram_img_inode(x->img, target)->i_mode)))
+		skip(x, "link entry %u names directory %u", ino, target);
+	else
+		extract_inode(x, target);
 	x->host[len] = 0;
 	return 0;
 }

@@ -7,10 +7,20 @@
  * name if that is free there, else "#INO" (or "#INO.K"). A directory cut
  * off with its subtree takes the subtree along. One that was deleted
  * (unlinked while open) is freed. A non-directory named lost+found in the
- * root is renamed so.
+ * root is renamed so. A link entry reached makes what it names reached;
+ * one in no reached list is freed (an inode needs no second name).
  */
 #include <stdlib.h>
 #include "fsck.h"
+
+/* What a link entry pass 2 kept names is reached with it: never a directory. */
+static void reach_target(struct fsck *f, u32 link)
+{
+	u32 t = pram_img_target(&f->img, link);
+
+	if (pram_ino_valid(f->g, t) && (*fsck_state(f, t) & IN_USED))
+		*fsck_state(f, t) |= IN_REACHED;
+}
 
 /* Mark @dir's subtree reachable; a queue of directories, not recursion. */
 static void reach(struct fsck *f, u32 dir)
@@ -31,6 +41,8 @@ static void reach(struct fsck *f, u32 dir)
 			if (!(*st & IN_USED) || (*st & IN_REACHED))
 				continue;
 			*st |= IN_REACHED;
+			if (*st & IN_LINK)
+				reach_target(f, e[i]);
 			if ((*st & IN_DIR) && tail < f->dirs + 2)
 				queue[tail++] = e[i];
 		}
@@ -44,14 +56,11 @@ static u32 find_name(struct fsck *f, u32 dir, const char *name, size_t len)
 {
 	struct pram_dir_scan scan;
 	u32 *e, n, i, found = 0;
-	const struct pram_inode *pi;
 
 	fsck_list_entries(f, dir, &e, &n, &scan);
-	for (i = 0; i < n && !found; i++) {
-		pi = pram_img_inode(&f->img, e[i]);
-		if (pram_name_len(pi) == len && !memcmp(pi->i_name, name, len))
+	for (i = 0; i < n && !found; i++)
+		if (fsck_names_equal(f, e[i], name, len))
 			found = e[i];
-	}
 	free(e);
 	return found;
 }
@@ -121,26 +130,27 @@ static void unlist(struct fsck *f, u32 ino)
 	free(e);
 }
 
-/* Link @ino into /lost+found. Return: false if it could not be. */
+/*
+ * Link @ino into /lost+found, under its own name when that is valid and
+ * free there. Return: false if it could not be.
+ */
 static bool connect(struct fsck *f, u32 ino)
 {
-	struct pram_inode *pi = pram_img_inode(&f->img, ino);
-	u32 lf = lost_found(f), len = pram_name_len(pi), *e, n;
-	char name[PRAM_NAME_LEN + 1];
+	u32 lf = lost_found(f), len, *e, n;
+	char name[PRAM_NAME_MAX + 1];
 	struct pram_dir_scan scan;
-	const char *why;
+	int err = 0;
 
 	if (!lf)
 		return false;
 	unlist(f, ino);
-	if (pram_name_check(pi, &why) || find_name(f, lf, pi->i_name, len)) {
+	if (pram_img_name(&f->img, ino, name, &len) || find_name(f, lf, name, len)) {
 		fsck_list_entries(f, lf, &e, &n, &scan);
 		len = fsck_free_name(f, ino, e, n, name);
 		free(e);
-	} else {
-		memcpy(name, pi->i_name, len);
+		err = pram_build_name(&f->b, ino, name, len);
 	}
-	if (pram_build_link(&f->b, lf, ino, name, len)) {
+	if (err || pram_build_list(&f->b, lf, ino)) {
 		printf("  No room in /lost+found for inode %u.\n", ino);
 		return false;
 	}
@@ -161,20 +171,17 @@ static bool connect(struct fsck *f, u32 ino)
 static bool go_home(struct fsck *f, u32 ino)
 {
 	struct pram_inode *pi = pram_img_inode(&f->img, ino);
-	u32 dir = le32_to_cpu(pi->i_parent), len = pram_name_len(pi);
-	char name[PRAM_NAME_LEN];
-	const char *why;
+	u32 dir = le32_to_cpu(pi->i_parent), len;
+	char name[PRAM_NAME_MAX + 1];
 
 	if (!pram_ino_valid(f->g, dir) ||
 	    (*fsck_state(f, dir) & (IN_DIR | IN_REACHED)) != (IN_DIR | IN_REACHED) ||
-	    pram_name_check(pi, &why) || find_name(f, dir, pi->i_name, len))
+	    pram_img_name(&f->img, ino, name, &len) || find_name(f, dir, name, len))
 		return false;
-	if (!fsck_problem(f, PR_ORPHAN_HOME, "Inode %u (\"%.*s\") is in no list, but names directory %u",
-			  ino, (int)len, pi->i_name, dir))
+	if (!fsck_problem(f, PR_ORPHAN_HOME, "Inode %u (\"%s\") is in no list, but names directory %u",
+			  ino, name, dir))
 		return true;
-	/* pram_build_link() writes the name into the record: a copy. */
-	memcpy(name, pi->i_name, len);
-	if (pram_build_link(&f->b, dir, ino, name, len)) {
+	if (pram_build_list(&f->b, dir, ino)) {
 		fsck_unfixed(f);
 		return true;
 	}
@@ -182,19 +189,20 @@ static bool go_home(struct fsck *f, u32 ino)
 		le16_add_cpu(&pram_img_inode(&f->img, dir)->i_links_count, 1);
 		pram_img_resum(&f->img, dir);
 	}
+	*fsck_state(f, ino) |= IN_REACHED;
+	if (*fsck_state(f, ino) & IN_LINK)
+		reach_target(f, ino);
 	reach(f, ino);
 	return true;
 }
 
 /*
- * Deleted: no links and no parent, as unlink and rmdir leave an inode
- * that was still open (or being evicted) when the power went. Its
- * eviction is finished: it is freed, not brought back.
+ * An inode whose own entry went while link entries still name it: it
+ * is reached through them, maybe from a tree that round 0 connects.
  */
-static bool deleted(const struct pram_inode *pi, u8 st)
+static bool detached(const struct pram_inode *pi, u8 st)
 {
-	return !pi->i_links_count && !pi->i_parent &&
-	       !((st & IN_DIR) && pi->i_type.dir.head);
+	return !(st & (IN_LINK | IN_DIR)) && pi->i_links_count && !pi->i_parent;
 }
 
 static bool holds_nothing(const struct pram_inode *pi, u8 st)
@@ -203,13 +211,31 @@ static bool holds_nothing(const struct pram_inode *pi, u8 st)
 	       !(st & IN_DATA);
 }
 
+/* A link entry the root does not reach: put back, or freed with its name. */
+static void orphan_link(struct fsck *f, u32 ino)
+{
+	char name[PRAM_NAME_MAX + 1];
+
+	if (go_home(f, ino))
+		return;
+	if (fsck_problem(f, PR_LINK_ORPHAN, "Link entry %u (\"%s\") to inode %u is in no directory",
+			 ino, fsck_name(f, ino, name), pram_img_target(&f->img, ino))) {
+		unlist(f, ino);
+		fsck_clear_inode(f, ino);
+	}
+}
+
 /* An inode in use that the root does not reach. */
 static void orphan(struct fsck *f, u32 ino)
 {
 	struct pram_inode *pi = pram_img_inode(&f->img, ino);
 	u8 st = *fsck_state(f, ino);
+	char name[PRAM_NAME_MAX + 1];
 
-	if (deleted(pi, st)) {
+	if (st & IN_LINK) {
+		orphan_link(f, ino);
+	} else if (pram_inode_deleted(pi)) {
+		/* Unlinked while open: its eviction is finished, not undone. */
 		if (fsck_problem(f, PR_DELETED, "Inode %u was deleted (no links, in no directory)",
 				 ino))
 			fsck_clear_inode(f, ino);
@@ -221,8 +247,8 @@ static void orphan(struct fsck *f, u32 ino)
 			unlist(f, ino);
 			fsck_clear_inode(f, ino);
 		}
-	} else if (fsck_problem(f, PR_ORPHAN, "Inode %u (\"%.*s\") is in no directory",
-				ino, (int)pram_name_len(pi), pi->i_name) &&
+	} else if (fsck_problem(f, PR_ORPHAN, "Inode %u (\"%s\") is in no directory",
+				ino, fsck_name(f, ino, name)) &&
 		   !connect(f, ino)) {
 		fsck_unfixed(f);
 	}
@@ -234,7 +260,9 @@ static void orphan(struct fsck *f, u32 ino)
  *
  * The top of each cut-off tree (in no list) goes first, so that its
  * subtree comes along whatever the inode numbers; then what only a cycle
- * of directories holds.
+ * of directories holds, and inodes whose names were all link entries
+ * that no reached list holds. Last, the name records no valid name holds
+ * are freed.
  */
 void fsck_pass3(struct fsck *f)
 {
@@ -247,9 +275,11 @@ void fsck_pass3(struct fsck *f)
 		for (ino = PRAM_ROOT_INO + 1; ino < end; ino++) {
 			st = *fsck_state(f, ino);
 			if ((st & (IN_USED | IN_REACHED)) != IN_USED ||
-			    (!round && (st & IN_LISTED)))
+			    (!round && ((st & IN_LISTED) ||
+					detached(pram_img_inode(&f->img, ino), st))))
 				continue;
 			orphan(f, ino);
 		}
 	}
+	fsck_name_records(f);
 }

@@ -9,23 +9,47 @@
 #include <stdlib.h>
 #include "fsck.h"
 
+/*
+ * The names of every inode reached: its own entry while it is in a
+ * list, and each link entry reached that names it.
+ */
+static u32 *count_names(struct fsck *f)
+{
+	u32 ino, end = PRAM_ROOT_INO + f->g->inodes_count, t;
+	u32 *names = calloc(f->g->inodes_count, sizeof(*names));
+	u8 st;
+
+	if (!names)
+		pram_die("out of memory");
+	for (ino = PRAM_ROOT_INO; ino < end; ino++) {
+		st = *fsck_state(f, ino);
+		if (!(st & IN_REACHED))
+			continue;
+		t = (st & IN_LINK) ? pram_img_target(&f->img, ino) : ino;
+		if (t != ino || pram_img_inode(&f->img, ino)->i_parent)
+			names[t - PRAM_ROOT_INO]++;
+	}
+	return names;
+}
+
 /**
  * fsck_pass4() - every link count as the lists give it
  * @f: the check
  *
  * A directory has 2 links and one per subdirectory; anything else one
- * (there are no hard links).
+ * per name (its own entry and link entries), at most PRAM_LINK_MAX.
  */
 void fsck_pass4(struct fsck *f)
 {
 	u32 ino, end = PRAM_ROOT_INO + f->g->inodes_count, *e, n, i, want;
+	u32 *names = count_names(f);
 	struct pram_dir_scan scan;
 	struct pram_inode *pi;
 
 	for (ino = PRAM_ROOT_INO; ino < end; ino++) {
-		if (!(*fsck_state(f, ino) & IN_REACHED))
+		if ((*fsck_state(f, ino) & (IN_REACHED | IN_LINK)) != IN_REACHED)
 			continue;
-		want = 1;
+		want = min_t(u32, names[ino - PRAM_ROOT_INO], PRAM_LINK_MAX);
 		if (*fsck_state(f, ino) & IN_DIR) {
 			fsck_list_entries(f, ino, &e, &n, &scan);
 			for (i = 0, want = 2; i < n; i++)
@@ -40,6 +64,7 @@ void fsck_pass4(struct fsck *f)
 		pi->i_links_count = cpu_to_le16(want);
 		pram_img_resum(&f->img, ino);
 	}
+	free(names);
 }
 
 /* Report and fix one run of blocks whose bit is wrong the same way. */

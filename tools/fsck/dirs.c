@@ -3,12 +3,13 @@
  * fsck.pramfs pass 2: every directory's entry list. The entries are
  * those the kernel finds (pram_dir_scan(): the forward chain, then past a
  * break the entries from the tail back). A free or cleared inode in a
- * list is taken out; a bad or duplicate name is replaced by "#INO" (or
- * "#INO.K", when that is taken too); a list whose links disagree with
- * the entries found is rewritten to hold them, as the kernel does on a
- * read-write mount. An inode that a list links to but that names another
- * directory, whose list does not hold it, is given to the directory that
- * links to it, before the list is judged.
+ * list is taken out, and a link entry that names what it may not; a bad
+ * or duplicate name (a long one's records read too) is replaced by
+ * "#INO" (or "#INO.K", when that is taken too); a list whose links
+ * disagree with the entries found is rewritten to hold them, as the
+ * kernel does on a read-write mount. An inode that a list links to but
+ * that names another directory, whose list does not hold it, is given to
+ * the directory that links to it, before the list is judged.
  */
 #include <stdlib.h>
 #include "fsck.h"
@@ -85,26 +86,30 @@ int fsck_relink(struct fsck *f, u32 dir, const u32 *entries, u32 n)
 	return 0;
 }
 
-static int cmp_names(const void *a, const void *b, void *img)
-{
-	const struct pram_inode *x = pram_img_inode(img, *(const u32 *)a);
-	const struct pram_inode *y = pram_img_inode(img, *(const u32 *)b);
-	int c = memcmp(x->i_name, y->i_name, PRAM_NAME_LEN);
+/* An entry's valid name, for sorting a directory's names. */
+struct named {
+	u32	ino;
+	u32	len;
+	char	name[PRAM_NAME_MAX + 1];
+};
 
-	return c ?: cmp_u32(a, b);
+static int cmp_names(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int c = x->len != y->len ? (x->len < y->len ? -1 : 1) :
+		memcmp(x->name, y->name, x->len);
+
+	return c ?: cmp_u32(&x->ino, &y->ino);
 }
 
 static bool name_taken(struct fsck *f, const char *name, size_t len,
 		       const u32 *e, u32 n)
 {
-	const struct pram_inode *pi;
 	u32 i;
 
-	for (i = 0; i < n; i++) {
-		pi = pram_img_inode(&f->img, e[i]);
-		if (pram_name_len(pi) == len && !memcmp(pi->i_name, name, len))
+	for (i = 0; i < n; i++)
+		if (fsck_names_equal(f, e[i], name, len))
 			return true;
-	}
 	return false;
 }
 
@@ -137,48 +142,84 @@ int fsck_free_name(struct fsck *f, u32 ino, const u32 *e, u32 n, char *name)
  * @ino: an entry whose name is bad, taken, or needed (lost+found)
  * @e: the entries of its directory
  * @n: how many
+ *
+ * The records of a long name it had are freed by fsck_name_records().
  */
 void fsck_rename_entry(struct fsck *f, u32 ino, const u32 *e, u32 n)
 {
 	char name[PRAM_NAME_LEN + 1];
 	int len = fsck_free_name(f, ino, e, n, name);
 
-	memset(pram_img_inode(&f->img, ino)->i_name, 0, PRAM_NAME_LEN);
-	memcpy(pram_img_inode(&f->img, ino)->i_name, name, len);
-	pram_img_resum(&f->img, ino);
+	pram_build_name(&f->b, ino, name, len);
+}
+
+/* The valid names of @e, sorted; entries with bad names left out. */
+static struct named *sorted_names(struct fsck *f, const u32 *e, u32 n, u32 *got)
+{
+	struct named *v = malloc((n ?: 1) * sizeof(*v));
+	u32 i;
+
+	if (!v)
+		pram_die("out of memory");
+	for (*got = 0, i = 0; i < n; i++) {
+		v[*got].ino = e[i];
+		if (!pram_img_name(&f->img, e[i], v[*got].name, &v[*got].len))
+			++*got;
+	}
+	qsort(v, *got, sizeof(*v), cmp_names);
+	return v;
 }
 
 /* Names: valid, and each once; the lower inode number keeps a name. */
 static void check_names(struct fsck *f, u32 dir, u32 *e, u32 n)
 {
-	const struct pram_inode *pi;
+	char buf[PRAM_NAME_MAX + 1];
 	const char *why;
-	u32 *byname, i;
+	struct named *v;
+	u32 i, got, len;
 
-	if (!n)
-		return;
-	byname = malloc(n * sizeof(*e));
-	if (!byname)
-		pram_die("out of memory");
 	for (i = 0; i < n; i++) {
-		pi = pram_img_inode(&f->img, e[i]);
-		if (pram_name_check(pi, &why) &&
-		    fsck_problem(f, PR_NAME_BAD, "Directory %u: entry %u: %s", dir, e[i], why))
+		if (!pram_entry_name(f->g, f->img.base, e[i], pram_img_inode(&f->img, e[i]),
+				     buf, &len, &why))
+			continue;
+		if (fsck_problem(f, PR_NAME_BAD, "Directory %u: entry %u (\"%s\"): %s", dir,
+				 e[i], fsck_name(f, e[i], buf), why))
 			fsck_rename_entry(f, e[i], e, n);
 	}
-	memcpy(byname, e, n * sizeof(*e));
-	qsort_r(byname, n, sizeof(*e), cmp_names, &f->img);
-	for (i = 1; i < n; i++) {
-		pi = pram_img_inode(&f->img, byname[i]);
-		if (memcmp(pi->i_name, pram_img_inode(&f->img, byname[i - 1])->i_name,
-			   PRAM_NAME_LEN))
+	v = sorted_names(f, e, n, &got);
+	for (i = 1; i < got; i++) {
+		if (v[i].len != v[i - 1].len ||
+		    memcmp(v[i].name, v[i - 1].name, v[i].len))
 			continue;
-		if (fsck_problem(f, PR_NAME_DUP, "Directory %u: entries %u and %u are both named \"%.*s\"",
-				 dir, byname[i - 1], byname[i], (int)pram_name_len(pi),
-				 pi->i_name))
-			fsck_rename_entry(f, byname[i], e, n);
+		if (fsck_problem(f, PR_NAME_DUP, "Directory %u: entries %u and %u are both named \"%s\"",
+				 dir, v[i - 1].ino, v[i].ino, v[i].name))
+			fsck_rename_entry(f, v[i].ino, e, n);
 	}
-	free(byname);
+	free(v);
+}
+
+/*
+ * A link entry must name an inode in use that is neither a directory nor
+ * the root nor another link entry; otherwise its name goes.
+ */
+static bool link_target_ok(struct fsck *f, u32 dir, u32 ino)
+{
+	u32 t = pram_img_target(&f->img, ino);
+	char buf[PRAM_NAME_MAX + 1];
+	u8 st;
+
+	if (!(*fsck_state(f, ino) & IN_LINK))
+		return true;
+	st = pram_ino_valid(f->g, t) ? *fsck_state(f, t) : 0;
+	if ((st & (IN_USED | IN_DIR | IN_LINK)) == IN_USED && t != PRAM_ROOT_INO)
+		return true;
+	if (!fsck_problem(f, PR_LINK_TARGET, "Directory %u: link entry %u (\"%s\") names inode %u, %s",
+			  dir, ino, fsck_name(f, ino, buf), t,
+			  !(st & IN_USED) ? "which is not in use" :
+			  (st & IN_LINK) ? "another link entry" : "a directory"))
+		return true;
+	fsck_clear_inode(f, ino);
+	return false;
 }
 
 /* Does @dir's list hold @ino? */
@@ -234,11 +275,13 @@ static void check_dir(struct fsck *f, u32 dir)
 		fsck_list_entries(f, dir, &e, &n, &scan);
 	}
 	for (i = 0; i < n; i++) {
-		if (*fsck_state(f, e[i]) & IN_USED)
+		if (*fsck_state(f, e[i]) & IN_USED) {
+			if (link_target_ok(f, dir, e[i]))
+				e[kept++] = e[i];
+		} else if (!fsck_problem(f, PR_ENTRY_FREE, "Directory %u lists inode %u, which is free",
+					 dir, e[i])) {
 			e[kept++] = e[i];
-		else if (!fsck_problem(f, PR_ENTRY_FREE, "Directory %u lists inode %u, which is free",
-				       dir, e[i]))
-			e[kept++] = e[i];
+		}
 	}
 	if ((!scan.consistent || kept != n) &&
 	    fsck_problem(f, PR_LIST, "Directory %u: its entry list %s (%u entries found)",

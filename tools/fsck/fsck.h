@@ -25,6 +25,9 @@ enum fsck_mode { FSCK_NO, FSCK_PREEN, FSCK_YES, FSCK_ASK };
 #define IN_LISTED	0x04	/* a directory's list holds it (pass 2) */
 #define IN_REACHED	0x08	/* reachable from the root (pass 3) */
 #define IN_DATA		0x10	/* holds data or entries: worth keeping */
+#define IN_LINK		0x20	/* a link entry (with IN_USED) */
+#define IN_NAME		0x40	/* a name record that passed its checks */
+#define IN_OWNED	0x80	/* a name record an entry's valid name holds */
 
 enum problem {
 	PR_SB_PRIMARY,		/* the primary is bad, the copy good */
@@ -45,6 +48,10 @@ enum problem {
 	PR_PARENT,		/* listed by one directory, naming another */
 	PR_NAME_BAD,
 	PR_NAME_DUP,
+	PR_NAME_REC_BAD,	/* a name record that fails its checks */
+	PR_NAME_REC_ORPHAN,	/* a name record no entry's name holds */
+	PR_LINK_TARGET,		/* a link entry naming what it may not */
+	PR_LINK_ORPHAN,		/* a link entry in no reachable list */
 	PR_DELETED,		/* unlinked while open: no links, no parent */
 	PR_ORPHAN_HOME,		/* in no list, its parent reached: relist */
 	PR_ORPHAN_EMPTY,	/* in no directory, holding nothing */
@@ -106,6 +113,9 @@ void fsck_pass4(struct fsck *f);
 void fsck_pass5(struct fsck *f);
 
 /* shared by the passes */
+const char *fsck_name(struct fsck *f, u32 ino, char *buf);
+bool fsck_names_equal(struct fsck *f, u32 ino, const char *name, u32 len);
+void fsck_name_records(struct fsck *f);
 void fsck_clear_inode(struct fsck *f, u32 ino);
 int fsck_free_name(struct fsck *f, u32 ino, const u32 *e, u32 n, char *name);
 void fsck_rename_entry(struct fsck *f, u32 ino, const u32 *e, u32 n);

@@ -4,7 +4,9 @@
  * (pram_inode_check()), and every block map and symlink block; the
  * blocks they hold are claimed, and a block claimed twice is left to
  * pass 1B. Link counts and names are judged later (passes 2 and 4), so
- * the record is checked with them set right.
+ * the record is checked with them set right. Link entries are checked as
+ * records here, what they name in pass 2; name records alone here, and
+ * kept in pass 3 only if a valid name holds them.
  */
 #include <stdlib.h>
 #include "fsck.h"
@@ -12,7 +14,8 @@
 static const char *kind(umode_t mode)
 {
 	return S_ISDIR(mode) ? "directory" : S_ISREG(mode) ? "file" :
-	       S_ISLNK(mode) ? "symlink" : "special file";
+	       S_ISLNK(mode) ? "symlink" : pram_mode_is_link(mode) ? "link entry" :
+	       "special file";
 }
 
 /* Zero @ino's record: free. Its blocks, unclaimed, go back in pass 5. */
@@ -49,11 +52,14 @@ static bool all_zero(const void *p, size_t len)
 static int check_record(struct fsck *f, u32 ino, const char **why)
 {
 	struct pram_inode copy = *pram_img_inode(&f->img, ino);
+	umode_t mode = le16_to_cpu(copy.i_mode);
 
-	copy.i_links_count = cpu_to_le16(S_ISDIR(le16_to_cpu(copy.i_mode)) ? 2 : 1);
+	if (!pram_mode_is_link(mode))
+		copy.i_links_count = cpu_to_le16(S_ISDIR(mode) ? 2 : 1);
 	if (ino != PRAM_ROOT_INO) {
 		memset(copy.i_name, 0, PRAM_NAME_LEN);
 		copy.i_name[0] = 'x';
+		copy.i_flags &= ~cpu_to_le32(PRAM_INODE_LONGNAME);
 	}
 	copy.i_csum = cpu_to_le32(pram_inode_csum(&copy, ino));
 	return pram_inode_check(&copy, ino, f->g, why);
@@ -78,6 +84,7 @@ static void remake_root(struct fsck *f)
 static bool pass1_record(struct fsck *f, u32 ino)
 {
 	struct pram_inode *pi = pram_img_inode(&f->img, ino);
+	char name[PRAM_NAME_MAX + 1];
 	const char *why;
 
 	if (check_record(f, ino, &why)) {
@@ -87,9 +94,9 @@ static bool pass1_record(struct fsck *f, u32 ino)
 			/* Kept as it is (-n), only a directory is read as one. */
 			return S_ISDIR(le16_to_cpu(pi->i_mode));
 		}
-		if (fsck_problem(f, PR_INODE_BAD, "Inode %u (%s \"%.*s\"): %s", ino,
-				 kind(le16_to_cpu(pi->i_mode)), (int)pram_name_len(pi),
-				 pi->i_name, why))
+		if (fsck_problem(f, PR_INODE_BAD, "Inode %u (%s \"%s\"): %s", ino,
+				 kind(le16_to_cpu(pi->i_mode)), fsck_name(f, ino, name),
+				 why))
 			fsck_clear_inode(f, ino);
 		return false;
 	}
@@ -206,6 +213,18 @@ static void pass1_symlink(struct fsck *f, u32 ino)
 		f->skipped = true;
 }
 
+/* A name record: whether it is some entry's is judged in pass 3. */
+static void pass1_name_record(struct fsck *f, u32 ino)
+{
+	const struct pram_name_rec *nr = (void *)pram_img_inode(&f->img, ino);
+	const char *why;
+
+	if (!pram_name_rec_check(nr, ino, f->g, &why))
+		*fsck_state(f, ino) = IN_NAME;
+	else if (fsck_problem(f, PR_NAME_REC_BAD, "Name record %u: %s", ino, why))
+		fsck_clear_inode(f, ino);
+}
+
 /**
  * fsck_pass1() - every inode slot, map and symlink block
  * @f: the check
@@ -225,10 +244,20 @@ void fsck_pass1(struct fsck *f)
 				fsck_clear_inode(f, ino);
 			continue;
 		}
+		mode = le16_to_cpu(pi->i_mode);
+		if (pram_mode_is_name(mode) && ino != PRAM_ROOT_INO) {
+			pass1_name_record(f, ino);
+			continue;
+		}
 		if (!pass1_record(f, ino))
 			continue;
+		/* As it is now: the root may have been remade. */
 		mode = le16_to_cpu(pi->i_mode);
 		*fsck_state(f, ino) = IN_USED | (S_ISDIR(mode) ? IN_DIR : 0);
+		if (pram_mode_is_link(mode)) {
+			*fsck_state(f, ino) |= IN_LINK;
+			continue;
+		}
 		if (S_ISREG(mode))
 			pass1_map(f, ino);
 		else if (S_ISLNK(mode))

@@ -30,7 +30,8 @@ static void statistics(struct fsck *f)
 		{ S_IFREG, "regular files" }, { S_IFDIR, "directories" },
 		{ S_IFLNK, "symbolic links" }, { S_IFCHR, "character devices" },
 		{ S_IFBLK, "block devices" }, { S_IFIFO, "fifos" },
-		{ S_IFSOCK, "sockets" },
+		{ S_IFSOCK, "sockets" }, { PRAM_S_IFLINK, "link entries (hard links)" },
+		{ PRAM_S_IFNAME, "name records (long names)" },
 	};
 	u32 n[ARRAY_SIZE(types)] = { }, ino, i, end = PRAM_ROOT_INO + f->g->inodes_count;
 	umode_t mode;

@@ -6,7 +6,8 @@
 # (64 KiB, 128 KiB from 2 KiB blocks), and at 1 KiB the corruption cases that reach the
 # most code: a half-done operation in the journal, a broken journal head,
 # an inode deleted while open, an orphaned directory, a cycle, a block
-# held twice, both superblocks bad.
+# held twice, both superblocks bad, a link entry naming a free inode, one
+# in no directory, a bad name record.
 set -eu
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 . "$REPO/tools/tests/cases.sh"
@@ -24,7 +25,8 @@ for bs in 512 1024 2048 4096; do
 	"$T/mkfs.pramfs" -q -b $bs -N 32 -U "$(printf 00000000-0000-0000-0000-%012d $bs)" \
 		-d "$work/tree" "$OUT/bs$bs.img" $size
 done
-for c in journal-undo journal-head deleted orphan-dir cycle dup-block sb-both; do
+for c in journal-undo journal-head deleted orphan-dir cycle dup-block sb-both \
+	link-target link-orphan name-rec-bad; do
 	cp "$OUT/bs1024.img" "$OUT/$c.img"
 	"$T/pramfs-corrupt" "$OUT/$c.img" "$c"
 done

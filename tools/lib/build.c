@@ -2,8 +2,9 @@
 /*
  * Building a filesystem's contents in an image, for mkfs.pramfs -d and
  * fsck.pramfs's repairs (lost+found): taking inodes and blocks with the
- * kernel's allocators (alloc.c), linking an entry into a directory list
- * in inode-number order, and mapping a file's blocks (blockmap.c's
+ * kernel's allocators (alloc.c), naming an entry (name.c: long names in
+ * name records), making link entries, linking an entry into a directory
+ * list in inode-number order, and mapping a file's blocks (blockmap.c's
  * arithmetic). Every record changed is checksummed again at once; the
  * free counts and hints go to the superblock at pram_build_finish().
  */
@@ -57,19 +58,76 @@ void pram_build_free_block(struct pram_builder *b, u32 block)
 		b->free_blocks++;
 }
 
+/* Mark a feature in use; the caller commits the superblock. */
+void pram_img_set_incompat(struct pram_image *img, u32 bit)
+{
+	img->sb->s_feature_incompat |= cpu_to_le32(bit);
+	img->geo.incompat |= bit;
+}
+
 /*
- * Link inode @ino into directory @dir's list under @name: in inode-number
- * order, found from the tail back (where new numbers usually go).
+ * Give entry @ino the name @name: a long one in new name records. The
+ * records of a long name it had are left to whoever frees them (fsck's
+ * sweep of records no entry holds).
  */
-int pram_build_link(struct pram_builder *b, u32 dir, u32 ino, const char *name,
+int pram_build_name(struct pram_builder *b, u32 ino, const char *name,
 		    size_t len)
+{
+	struct pram_image *img = b->img;
+	u32 recs[PRAM_NAME_RECS] = { };
+	unsigned int i, n;
+
+	if (!len || len > PRAM_NAME_MAX)
+		return -ENAMETOOLONG;
+	n = pram_name_recs(len);
+	if (n)
+		pram_img_set_incompat(img, PRAM_FEATURE_INCOMPAT_LONGNAMES);
+	for (i = 0; i < n; i++) {
+		if (pram_build_inode(b, &recs[i])) {
+			b->free_inodes += i;
+			while (i--)
+				memset(pram_img_inode(img, recs[i]), 0, PRAM_INODE_SIZE);
+			return -ENOSPC;
+		}
+		pram_name_rec_fill((struct pram_name_rec *)pram_img_inode(img, recs[i]),
+				   recs[i], ino, name, len, i);
+	}
+	pram_name_store(pram_img_inode(img, ino), name, len, recs);
+	pram_img_resum(img, ino);
+	return 0;
+}
+
+/**
+ * pram_build_link_entry() - a new link entry that names inode @target
+ * @b: the builder
+ * @target: an inode, not a directory
+ * @entry: the link entry, in no list yet
+ */
+int pram_build_link_entry(struct pram_builder *b, u32 target, u32 *entry)
+{
+	struct pram_inode *pi;
+
+	if (pram_build_inode(b, entry))
+		return -ENOSPC;
+	pram_img_set_incompat(b->img, PRAM_FEATURE_INCOMPAT_LINKS);
+	pi = pram_img_inode(b->img, *entry);
+	pi->i_mode = cpu_to_le16(PRAM_S_IFLINK);
+	pi->i_type.link.ino = cpu_to_le32(target);
+	pram_img_resum(b->img, *entry);
+	return 0;
+}
+
+/*
+ * Link entry @ino, named already, into directory @dir's list: in
+ * inode-number order, found from the tail back (where new numbers
+ * usually go).
+ */
+int pram_build_list(struct pram_builder *b, u32 dir, u32 ino)
 {
 	struct pram_image *img = b->img;
 	struct pram_inode *d = pram_img_inode(img, dir), *pi = pram_img_inode(img, ino);
 	u32 prev = le32_to_cpu(d->i_type.dir.tail), next = 0;
 
-	if (!len || len > PRAM_NAME_LEN)
-		return -ENAMETOOLONG;
 	if (prev && !pram_ino_valid(&img->geo, prev))
 		return -EUCLEAN;
 	while (prev > ino) {
@@ -78,8 +136,6 @@ int pram_build_link(struct pram_builder *b, u32 dir, u32 ino, const char *name,
 		if (prev >= next || (prev && !pram_ino_valid(&img->geo, prev)))
 			return -EUCLEAN;
 	}
-	memset(pi->i_name, 0, PRAM_NAME_LEN);
-	memcpy(pi->i_name, name, len);
 	pi->i_parent = cpu_to_le32(dir);
 	pi->i_prev = cpu_to_le32(prev);
 	pi->i_next = cpu_to_le32(next);
@@ -98,6 +154,13 @@ int pram_build_link(struct pram_builder *b, u32 dir, u32 ino, const char *name,
 	}
 	pram_img_resum(img, dir);
 	return 0;
+}
+
+/* Link entry @ino into directory @dir's list under @name. */
+int pram_build_link(struct pram_builder *b, u32 dir, u32 ino, const char *name,
+		    size_t len)
+{
+	return pram_build_name(b, ino, name, len) ?: pram_build_list(b, dir, ino);
 }
 
 /* The map entry at @idx of map block @map, made if it is 0; counted. */

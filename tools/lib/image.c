@@ -160,6 +160,7 @@ static int pram_sb_salvageable(struct pram_image *img,
 	    g->inodes_count != le32_to_cpu(ps->s_inodes_count) ||
 	    g->size > img->size)
 		return -EINVAL;
+	g->incompat = le32_to_cpu(ps->s_feature_incompat);
 	return 0;
 }
 

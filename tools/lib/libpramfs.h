@@ -77,12 +77,19 @@ void pram_build_start(struct pram_builder *b, struct pram_image *img);
 int pram_build_inode(struct pram_builder *b, u32 *ino);
 int pram_build_block(struct pram_builder *b, u32 *block);
 void pram_build_free_block(struct pram_builder *b, u32 block);
+void pram_img_set_incompat(struct pram_image *img, u32 bit);
+int pram_build_name(struct pram_builder *b, u32 ino, const char *name,
+		    size_t len);
+int pram_build_link_entry(struct pram_builder *b, u32 target, u32 *entry);
+int pram_build_list(struct pram_builder *b, u32 dir, u32 ino);
 int pram_build_link(struct pram_builder *b, u32 dir, u32 ino, const char *name,
 		    size_t len);
 int pram_build_map(struct pram_builder *b, u32 ino, u64 fblock, u32 *block);
 void pram_build_finish(struct pram_builder *b);
 
 /* lookup.c */
+int pram_img_name(struct pram_image *img, u32 ino, char *buf, u32 *len);
+u32 pram_img_target(struct pram_image *img, u32 ino);
 u32 pram_img_lookup(struct pram_image *img, u32 dir, const char *name, size_t len);
 u32 pram_img_resolve(struct pram_image *img, const char *what);
 

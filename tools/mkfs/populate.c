@@ -4,10 +4,13 @@
  * mke2fs -d and mkfs.erofs do, for making a board's image: directories,
  * regular files (sparse ones stay sparse), symlinks, device nodes, FIFOs
  * and sockets, with their modes, owners and nanosecond times. Entries are
- * taken in name order, so the same tree makes the same image. What the
- * format cannot hold (a name over 48 bytes, a hard link, a file past the
- * largest size, a symlink target of a block or more) is an error naming
- * the path.
+ * taken in name order, so the same tree makes the same image. A name
+ * over 48 bytes takes name records (the longnames feature); a file with
+ * several names in the tree is stored once, its other names link entries
+ * (the links feature). What the format cannot hold (a name over 255
+ * bytes, more than 65535 names of one file, a file past the largest
+ * size, a symlink target of a block or more) is an error naming the
+ * path.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -18,9 +21,18 @@
 #include <unistd.h>
 #include "mkfs.h"
 
+/* A file with more than one name, and the inode its first name made. */
+struct hard_link {
+	dev_t	dev;
+	ino_t	host;
+	u32	ino;
+};
+
 struct tree_walk {
 	struct pram_builder	*b;
 	char			path[PATH_MAX];
+	struct hard_link	*links;
+	size_t			nlinks, cap;
 };
 
 __printf(2, 3)
@@ -116,11 +128,8 @@ static int check_entry(struct tree_walk *w, const char *name,
 {
 	u64 max = pram_max_file_size(w->b->img->geo.blocksize_bits);
 
-	if (strlen(name) > PRAM_NAME_LEN)
-		return fail(w, "a name longer than %u bytes", PRAM_NAME_LEN);
-	if (!S_ISDIR(st->st_mode) && st->st_nlink > 1)
-		return fail(w, "a hard link (%lu names): the format has none",
-			    (unsigned long)st->st_nlink);
+	if (strlen(name) > PRAM_NAME_MAX)
+		return fail(w, "a name longer than %u bytes", PRAM_NAME_MAX);
 	if (S_ISREG(st->st_mode) && (u64)st->st_size > max)
 		return fail(w, "larger than the largest file (%llu bytes)",
 			    (unsigned long long)max);
@@ -151,9 +160,51 @@ static int fill_inode(struct tree_walk *w, u32 ino, const struct stat *st)
 
 static int walk(struct tree_walk *w, u32 dir);
 
+/* The inode an earlier name of this host file made, or NULL. */
+static struct hard_link *find_link(struct tree_walk *w, const struct stat *st)
+{
+	size_t i;
+
+	for (i = 0; i < w->nlinks; i++)
+		if (w->links[i].dev == st->st_dev && w->links[i].host == st->st_ino)
+			return &w->links[i];
+	return NULL;
+}
+
+static void remember_link(struct tree_walk *w, const struct stat *st, u32 ino)
+{
+	if (w->nlinks == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 64;
+		w->links = realloc(w->links, w->cap * sizeof(*w->links));
+		if (!w->links)
+			pram_die("out of memory");
+	}
+	w->links[w->nlinks++] = (struct hard_link) { st->st_dev, st->st_ino, ino };
+}
+
+/* Another name of a file already stored: a link entry, one more link. */
+static int add_link(struct tree_walk *w, u32 dir, const char *name, u32 ino)
+{
+	struct pram_image *img = w->b->img;
+	struct pram_inode *pi = pram_img_inode(img, ino);
+	u32 entry;
+
+	if (le16_to_cpu(pi->i_links_count) >= PRAM_LINK_MAX)
+		return fail(w, "too many links: a file has at most %u names",
+			    PRAM_LINK_MAX);
+	if (pram_build_link_entry(w->b, ino, &entry))
+		return fail(w, "no free inode left");
+	if (pram_build_link(w->b, dir, entry, name, strlen(name)))
+		return fail(w, "no free inode left for its name");
+	le16_add_cpu(&pi->i_links_count, 1);
+	pram_img_resum(img, ino);
+	return 0;
+}
+
 static int add_entry(struct tree_walk *w, u32 dir, const char *name)
 {
 	struct pram_image *img = w->b->img;
+	struct hard_link *hl = NULL;
 	struct stat st;
 	u32 ino;
 
@@ -161,15 +212,22 @@ static int add_entry(struct tree_walk *w, u32 dir, const char *name)
 		return fail(w, "%s", strerror(errno));
 	if (check_entry(w, name, &st))
 		return -1;
+	if (!S_ISDIR(st.st_mode) && st.st_nlink > 1)
+		hl = find_link(w, &st);
+	if (hl)
+		return add_link(w, dir, name, hl->ino);
 	if (S_ISDIR(st.st_mode) &&
 	    le16_to_cpu(pram_img_inode(img, dir)->i_links_count) >= PRAM_LINK_MAX)
 		return fail(w, "too many links: a directory holds at most %u subdirectories",
 			    PRAM_LINK_MAX - 2);
 	if (pram_build_inode(w->b, &ino))
 		return fail(w, "no free inode left");
-	if (fill_inode(w, ino, &st) ||
-	    pram_build_link(w->b, dir, ino, name, strlen(name)))
+	if (fill_inode(w, ino, &st))
 		return -1;
+	if (pram_build_link(w->b, dir, ino, name, strlen(name)))
+		return fail(w, "no free inode left for its name");
+	if (!S_ISDIR(st.st_mode) && st.st_nlink > 1)
+		remember_link(w, &st, ino);
 	if (!S_ISDIR(st.st_mode))
 		return 0;
 	le16_add_cpu(&pram_img_inode(img, dir)->i_links_count, 1);
@@ -215,8 +273,11 @@ static int walk(struct tree_walk *w, u32 dir)
 int pram_populate(struct pram_builder *b, const struct mkfs_opts *o)
 {
 	struct tree_walk w = { .b = b };
+	int err;
 
 	if (snprintf(w.path, sizeof(w.path), "%s", o->tree) >= (int)sizeof(w.path))
 		return -1;
-	return walk(&w, PRAM_ROOT_INO);
+	err = walk(&w, PRAM_ROOT_INO);
+	free(w.links);
+	return err;
 }

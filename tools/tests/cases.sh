@@ -16,7 +16,14 @@ make_case_tree() {
 	echo h >"$t/b/h1"
 	ln -s a/f1 "$t/link"
 	truncate -s 70000 "$t/sparse" && echo end >>"$t/sparse"
+	# A second name of /a/f4, and a name of 200 bytes.
+	mkdir -p "$t/c"
+	ln "$t/a/f4" "$t/c/f4-link"
+	head -c 700 /dev/urandom >"$t/c/$LONG_NAME"
 }
+
+# The long name of /c's file: 200 bytes, two name records.
+LONG_NAME=long-$(printf 'n%.0s' $(seq 195))
 
 # Each case; what fsck.pramfs -p does with it: 1 repairs it, 4 stops (not
 # a repair to make without asking); and the files whose bytes or names a
@@ -50,4 +57,9 @@ orphan-dir 4 b
 sb-copy-stale 1 -
 two-breaks 1 -
 journal-undo 1 -
-journal-head 1 -"
+journal-head 1 -
+hardlink-count 1 -
+link-target 4 f4-link
+link-orphan 1 -
+name-rec-bad 4 long-*
+name-rec-orphan 1 -"

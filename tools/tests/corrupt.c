@@ -313,6 +313,83 @@ static void c_journal_head(void)
 	jhead()->j_magic = 0;
 }
 
+/* The entry @name of directory @dir itself, not the inode it names. */
+static u32 entry(const char *dir, const char *name)
+{
+	u32 e = pram_img_lookup(&img, ino(dir), name, strlen(name));
+
+	if (!e)
+		pram_die("%s/%s: not found", dir, name);
+	return e;
+}
+
+/* The long name's entry in /c: the one entry there that is not f4-link. */
+static u32 long_entry(void)
+{
+	u32 e = le32_to_cpu(rec(ino("/c"))->i_type.dir.head);
+
+	return e == entry("/c", "f4-link") ? le32_to_cpu(rec(e)->i_next) : e;
+}
+
+/* A free slot, taken for a record the case makes. */
+static u32 free_slot(void)
+{
+	u32 n;
+
+	if (pram_itable_find_free(rec(PRAM_ROOT_INO), &img.geo, PRAM_ROOT_INO, &n))
+		pram_die("no free inode");
+	return n;
+}
+
+/* /a/f4 has two names, its count says one. */
+static void c_hardlink_count(void)
+{
+	u32 f4 = ino("/a/f4");
+
+	rec(f4)->i_links_count = cpu_to_le16(1);
+	resum(f4);
+}
+
+/* /c/f4-link names a free slot. */
+static void c_link_target(void)
+{
+	u32 l = entry("/c", "f4-link");
+
+	rec(l)->i_type.link.ino = cpu_to_le32(free_slot());
+	resum(l);
+}
+
+/* A third name of /a/f4 in no directory, counted. */
+static void c_link_orphan(void)
+{
+	u32 f4 = ino("/a/f4"), l = free_slot();
+
+	rec(l)->i_mode = cpu_to_le16(PRAM_S_IFLINK);
+	rec(l)->i_type.link.ino = cpu_to_le32(f4);
+	memcpy(rec(l)->i_name, "ghost", 5);
+	resum(l);
+	rec(f4)->i_links_count = cpu_to_le16(3);
+	resum(f4);
+}
+
+/* A byte of the long name's first record, its checksum left. */
+static void c_name_rec_bad(void)
+{
+	u32 r = pram_name_rec_at(rec(long_entry()), 0);
+
+	((struct pram_name_rec *)rec(r))->n_part[3] ^= 1;
+}
+
+/* A valid name record that /a/f1 (a short name) does not hold. */
+static void c_name_rec_orphan(void)
+{
+	static const char name[] = "an-orphan-part-of-a-name-longer-than-forty-eight-bytes";
+	u32 r = free_slot();
+
+	pram_name_rec_fill((struct pram_name_rec *)rec(r), r, ino("/a/f1"), name,
+			   sizeof(name) - 1, 0);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -331,7 +408,9 @@ static const struct {
 	{ "errors-flag", c_errors_flag }, { "deleted", c_deleted },
 	{ "orphan-dir", c_orphan_dir },	{ "sb-copy-stale", c_sb_copy_stale },
 	{ "two-breaks", c_two_breaks },	{ "journal-undo", c_journal_undo },
-	{ "journal-head", c_journal_head },
+	{ "journal-head", c_journal_head }, { "hardlink-count", c_hardlink_count },
+	{ "link-target", c_link_target }, { "link-orphan", c_link_orphan },
+	{ "name-rec-bad", c_name_rec_bad }, { "name-rec-orphan", c_name_rec_orphan },
 };
 
 int main(int argc, char **argv)
