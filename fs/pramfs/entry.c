@@ -211,17 +211,9 @@ int pram_entry_name_get(struct super_block *sb, u32 ino, char *buf, u32 *len)
  */
 u32 pram_entry_inode(struct super_block *sb, u32 ino)
 {
-	return pram_link_target(pram_get_inode(sb, ino)) ?: ino;
-}
+	const struct pram_inode *pi = pram_get_inode(sb, ino);
 
-/**
- * pram_entry_is_link() - is entry @ino a link entry?
- * @sb: the superblock
- * @ino: an entry
- */
-bool pram_entry_is_link(struct super_block *sb, u32 ino)
-{
-	return pram_mode_is_link(le16_to_cpu(pram_get_inode(sb, ino)->i_mode));
+	return (pi ? pram_link_target(pi) : 0) ?: ino;
 }
 
 /**

@@ -225,7 +225,10 @@ long pram_index_find(struct super_block *sb, struct pram_dir_index *idx,
 
 	if (!ent)
 		return 0;
-	return READ_ONCE(ent->bad) ? -EUCLEAN : ent->ino;
+	/* Not one expression: -EUCLEAN would be made a u32 like ent->ino. */
+	if (READ_ONCE(ent->bad))
+		return -EUCLEAN;
+	return ent->ino;
 }
 
 /**

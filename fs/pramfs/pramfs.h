@@ -271,7 +271,6 @@ void pram_name_set(struct super_block *sb, u32 ino, const struct qstr *name,
 		   u32 parent);
 int pram_entry_name_get(struct super_block *sb, u32 ino, char *buf, u32 *len);
 u32 pram_entry_inode(struct super_block *sb, u32 ino);
-bool pram_entry_is_link(struct super_block *sb, u32 ino);
 int pram_new_link(struct super_block *sb, u32 target, u32 *entry);
 
 extern const struct file_operations pram_dir_operations;
