@@ -1033,8 +1033,6 @@ static long pram_fallocate(struct file *file, int mode, loff_t offset,
 	pram_tx_begin(inode->i_sb);
 	for (; fblock <= last && !err; fblock++)
 		err = pram_alloc_zeroed(inode, fblock);
-	if (inode->i_blocks != blocks)
-		pram_mmap_written(inode, offset, len, true);
 	if (!err && grow) {
 		i_size_write(inode, offset + len);
 		inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));
@@ -1043,6 +1041,9 @@ static long pram_fallocate(struct file *file, int mode, loff_t offset,
 	}
 	pram_update_inode(inode);
 	pram_tx_end(inode->i_sb);
+	/* Outside the transaction: a truncate takes invalidate_lock first. */
+	if (inode->i_blocks != blocks)
+		pram_mmap_written(inode, offset, len, true);
 unlock_inode:
 	inode_unlock(inode);
 	return err;
