@@ -9,6 +9,8 @@
  *   meta DIR N SIZE           create N files of SIZE bytes, stat, unlink
  *                             them: files per second for each
  *   create DIR N              N empty files in a new DIR: us per entry
+ *                             (names of BENCH_NAME_LEN bytes, 12 to 255,
+ *                             if set, for create, lookup and readdir)
  *   lookup DIR N              stat them in a shuffled order: us per entry
  *   readdir DIR N             list DIR, checking N entries: us per entry
  *   mount TYPE SRC DIR OPTS   one mount(2): us
@@ -49,9 +51,17 @@ static int die(const char *what)
 	return 1;
 }
 
+/* Entry names' length: 12 bytes, or BENCH_NAME_LEN (up to 255). */
+static unsigned int name_len = 12;
+
 static void entry_path(char *buf, size_t len, const char *dir, unsigned int i)
 {
-	snprintf(buf, len, "%s/entry-%06u", dir, i);
+	int n = snprintf(buf, len, "%s/entry-%06u", dir, i);
+
+	if (n > 0 && n + name_len - 12 < len) {
+		memset(buf + n, 'x', name_len - 12);
+		buf[n + name_len - 12] = 0;
+	}
 }
 
 /* A permutation of 0..n-1, the same for the same n. */
@@ -322,6 +332,10 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(cmd, "memcpy") && argc == 3)
 		return cmd_memcpy(strtoul(argv[2], NULL, 0));
+	if (getenv("BENCH_NAME_LEN"))
+		name_len = strtoul(getenv("BENCH_NAME_LEN"), NULL, 0);
+	if (name_len < 12 || name_len > 255)
+		return die("BENCH_NAME_LEN: 12 to 255");
 	if (!strcmp(cmd, "meta") && argc == 5)
 		return cmd_meta(argv[2], strtoul(argv[3], NULL, 0),
 				strtoul(argv[4], NULL, 0));

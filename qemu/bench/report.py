@@ -44,6 +44,9 @@ def expected(env):
         for n in env["BENCH_ENTRIES"].split() + big:
             for op in ("create", "lookup", "readdir"):
                 figs.append((fs, "entries", f"{op}-{n}", "us/entry"))
+        n = env["BENCH_ENTRIES"].split()[-1]
+        for op in ("create", "lookup", "readdir"):
+            figs.append((fs, "entries", f"{op}-long-{n}", "us/entry"))
         figs.append((fs, "mmap", "seq-read", "MB/s"))
         figs.append((fs, "exec", f"start-{env['BENCH_EXEC_N']}x", "ms"))
         for mb in env["BENCH_MOUNT_MB"].split():
@@ -117,6 +120,12 @@ def key_figures(env):
         ("fs_mark create 4 KiB", "fs_mark", "create-4096b", None, ""),
         (f"create, {n} entries", "entries", f"create-{n}", None, ""),
         (f"cold lookup, {n} entries", "entries", f"lookup-{n}", None, ""),
+        (f"create, {n} entries, 200-byte names", "entries", f"create-long-{n}", None,
+         "per entry as 12-byte names"),
+        (f"cold lookup, {n} entries, 200-byte names", "entries", f"lookup-long-{n}", None,
+         "per entry as 12-byte names"),
+        (f"readdir, {n} entries, 200-byte names", "entries", f"readdir-long-{n}", None,
+         "per entry as 12-byte names"),
         (f"readdir, {small} entries", "entries", f"readdir-{small}", None, ""),
         (f"readdir, {big} entries", "entries", f"readdir-{big}", None,
          f"per entry as at {small}"),

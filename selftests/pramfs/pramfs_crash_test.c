@@ -19,7 +19,10 @@
  *      bytes, targets and the times of files) is the one before the
  *      operation or the one after it, and nothing else;
  *   3. fsck.pramfs -fn then finds nothing.
- * Each operation prints the number of crash states it checked.
+ * Each operation prints the number of crash states it checked. The
+ * tree holds a file with two names and one with a 200-byte name, so
+ * that link, unlink of one of several names, renames of a linked file
+ * and of long names are cut too.
  *
  * Needs root, pramfs registered with the knob, PRAM_PHYS and PRAM_SIZE
  * (qemu/run sets them), and fsck.pramfs (the test initramfs has it).
@@ -112,15 +115,42 @@ static int fix_time(const char *name, time_t t)
 	return utimensat(AT_FDCWD, at(name), ts, AT_SYMLINK_NOFOLLOW);
 }
 
+/* @dir/long-cccc...: a path whose last name is @len bytes. */
+static const char *long_path(char *buf, const char *dir, char c, size_t len)
+{
+	size_t n = sprintf(buf, "%s/long-", dir);
+
+	memset(buf + n, c, len - 5);
+	buf[n + len - 5] = 0;
+	return buf;
+}
+
+/* A name of 200 bytes in the tree, one of 255 the operations make. */
+static const char *long_a(void)
+{
+	static char buf[300];
+
+	return long_path(buf, "d2", 'a', 200);
+}
+
+static const char *long_b(void)
+{
+	static char buf[300];
+
+	return long_path(buf, "d1", 'b', 255);
+}
+
 /*
  * Two directories with files of one and of several blocks, a symlink, a
- * subtree to move and empty directories to remove or replace.
+ * subtree to move, empty directories to remove or replace, a file with
+ * two names (d1/multi, d2/multi2) and one with a 200-byte name.
  */
 static int make_tree(void)
 {
 	static const char *const dirs[] = { "d1", "d2", "d1/sub", "d2/empty", "d1/e2" };
 	static const char *const files[] = { "d1/small", "d1/big", "d2/victim",
-					     "d1/sub/x", "d1/link", "d2/zero" };
+					     "d1/sub/x", "d1/link", "d2/zero",
+					     "d1/multi", NULL };
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(dirs); i++)
@@ -128,13 +158,15 @@ static int make_tree(void)
 			return -1;
 	if (put_pattern("d1/small", 100, 1) || put_pattern("d1/big", 5000, 2) ||
 	    put_pattern("d2/victim", 200, 3) || put_pattern("d1/sub/x", 10, 4) ||
-	    put_pattern("d2/zero", 0, 5) ||
+	    put_pattern("d2/zero", 0, 5) || put_pattern("d1/multi", 300, 6) ||
+	    put_pattern(long_a(), 50, 7) ||
 	    symlink("small", at("d1/link")))
 		return -1;
 	for (i = 0; i < ARRAY_SIZE(files); i++)
-		if (fix_time(files[i], FIXED_TIME))
+		if (fix_time(files[i] ?: long_a(), FIXED_TIME))
 			return -1;
-	return 0;
+	/* After the times: a link changes the file's ctime only. */
+	return link(at("d1/multi"), at("d2/multi2"));
 }
 
 /* ---- what a tree holds ---- */
@@ -195,9 +227,9 @@ static void tree_walk(const char *path, const char *rel, struct tree *t,
 			len = S_ISLNK(st.st_mode) ?
 			      readlink(sub, target, sizeof(target) - 1) : 0;
 			target[len > 0 ? len : 0] = 0;
-			snprintf(line, sizeof(line), "%s %o %u:%u size %lld blocks %lld time %s %08x%s%s",
+			snprintf(line, sizeof(line), "%s %o %u:%u links %lu size %lld blocks %lld time %s %08x%s%s",
 				 subrel, st.st_mode, st.st_uid, st.st_gid,
-				 (long long)st.st_size,
+				 (unsigned long)st.st_nlink, (long long)st.st_size,
 				 blocks ? (long long)st.st_blocks : -1LL,
 				 time_name(st.st_mtime),
 				 S_ISREG(st.st_mode) ? file_crc(sub) : 0,
@@ -325,6 +357,24 @@ static int op_fallocate_keep_size(void)
 	return do_fallocate("d1/big", FALLOC_FL_KEEP_SIZE, 4096, 8192);
 }
 
+/* Hard links and long names. */
+static int op_link(void) { return link(at("d1/small"), at("d2/hard")); }
+static int op_link_long(void) { return link(at("d1/small"), at(long_b())); }
+static int op_unlink_first_name(void) { return unlink(at("d1/multi")); }
+static int op_unlink_link_entry(void) { return unlink(at("d2/multi2")); }
+static int op_rename_link_across(void) { return rename(at("d2/multi2"), at("d1/moved")); }
+static int op_rename_over_linked(void) { return rename(at("d1/small"), at("d2/multi2")); }
+static int op_create_long(void) { return put_pattern(long_b(), 0, 8); }
+static int op_rename_long_to_short(void) { return rename(at(long_a()), at("d1/short")); }
+static int op_rename_short_to_long(void) { return rename(at("d1/small"), at(long_b())); }
+static int op_unlink_long(void) { return unlink(at(long_a())); }
+
+static int op_exchange_long_short(void)
+{
+	return renameat2(AT_FDCWD, at(long_a()), AT_FDCWD, at("d1/small"),
+			 RENAME_EXCHANGE);
+}
+
 static int op_chmod(void) { return chmod(at("d1/big"), 0600); }
 static int op_chown(void) { return chown(at("d1/small"), 1000, 1000); }
 static int op_utimes(void) { return fix_time("d1/big", FIXED_TIME + 3600); }
@@ -427,6 +477,39 @@ FIXTURE_VARIANT_ADD(crash, fallocate) {
 };
 FIXTURE_VARIANT_ADD(crash, fallocate_keep_size) {
 	.op = { "fallocate_keep_size", op_fallocate_keep_size },
+};
+FIXTURE_VARIANT_ADD(crash, link) {
+	.op = { "link", op_link },
+};
+FIXTURE_VARIANT_ADD(crash, link_long_name) {
+	.op = { "link_long_name", op_link_long },
+};
+FIXTURE_VARIANT_ADD(crash, unlink_first_of_two_names) {
+	.op = { "unlink_first_of_two_names", op_unlink_first_name },
+};
+FIXTURE_VARIANT_ADD(crash, unlink_link_entry) {
+	.op = { "unlink_link_entry", op_unlink_link_entry },
+};
+FIXTURE_VARIANT_ADD(crash, rename_link_across) {
+	.op = { "rename_link_across", op_rename_link_across },
+};
+FIXTURE_VARIANT_ADD(crash, rename_over_linked_file) {
+	.op = { "rename_over_linked_file", op_rename_over_linked },
+};
+FIXTURE_VARIANT_ADD(crash, create_long_name) {
+	.op = { "create_long_name", op_create_long },
+};
+FIXTURE_VARIANT_ADD(crash, rename_long_to_short) {
+	.op = { "rename_long_to_short", op_rename_long_to_short },
+};
+FIXTURE_VARIANT_ADD(crash, rename_short_to_long) {
+	.op = { "rename_short_to_long", op_rename_short_to_long },
+};
+FIXTURE_VARIANT_ADD(crash, unlink_long_name) {
+	.op = { "unlink_long_name", op_unlink_long },
+};
+FIXTURE_VARIANT_ADD(crash, exchange_long_and_short) {
+	.op = { "exchange_long_and_short", op_exchange_long_short },
 };
 FIXTURE_VARIANT_ADD(crash, chmod) {
 	.op = { "chmod", op_chmod },
@@ -583,7 +666,8 @@ TEST_F_TIMEOUT(crash, every_persistence_point, 1200)
 /*
  * An image without the journal (mkfs.pramfs -O ^journal: the revision 1
  * layout) mounts, works, and keeps its layout: it does not gain a
- * journal, and fsck.pramfs finds it clean.
+ * journal (only the features of the hard link and long name the tree
+ * uses), and fsck.pramfs finds it clean.
  */
 TEST(image_without_journal_keeps_working)
 {
@@ -605,7 +689,8 @@ TEST(image_without_journal_keeps_working)
 	ASSERT_EQ(0, umount(MNT));
 	img = nvram_map(&nv);
 	ASSERT_NE(NULL, img);
-	EXPECT_EQ(0, sb_get(img, SB_INCOMPAT, 4));
+	/* The tree's hard link and long name set those features, no other. */
+	EXPECT_EQ(0x2 | 0x4, sb_get(img, SB_INCOMPAT, 4));
 	EXPECT_EQ(0, sb_get(img, SB_JOURNAL, 4));
 	munmap(img, nv.size);
 	EXPECT_EQ(0, run_fsck(&nv));

@@ -152,6 +152,18 @@ static void workload(unsigned int bs)
 	write_at("sparse", column + bs, 2 * bs);
 	write_at("sparse", 3 * column, 1);
 	write_at("a/b/c/d/big", 0, 24 * bs);
+	/* Hard links, and names of two and of three slots. */
+	link(at("a/b/c/small"), at("many/small-again"));
+	link(at("a/b/c/small"), at("a/third-name"));
+	link(at("a/b/fifo"), at("fifo-too"));
+	memset(target, 'n', 255);
+	memcpy(target, "many/", 5);
+	target[5 + 100] = 0;
+	write_at(target, 0, 10);
+	target[5 + 100] = 'n';
+	target[5 + 250] = 0;
+	link(at("sparse"), at(target));
+	unlink(at("a/b/c/small"));
 }
 
 static int knob_set(const char *name, long long v)

@@ -96,7 +96,7 @@ TEST_F(format, statfs_matches_geometry)
 	EXPECT_EQ(st.f_bfree, st.f_bavail);
 	EXPECT_EQ(g.inodes, st.f_files);
 	EXPECT_EQ(g.inodes - 1, st.f_ffree);
-	EXPECT_EQ(48, st.f_namelen);
+	EXPECT_EQ(255, st.f_namelen);
 	/* A fresh root directory holds only . and .. */
 	EXPECT_EQ(2, count_entries(MNT));
 }

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * PRAMFS namespace tests: directories, unlink (open-unlinked files too),
- * every rename case, symlinks, device nodes, FIFOs and sockets, EPERM on
- * link, ENAMETOOLONG, attributes and permissions, readdir while the
- * directory changes, and several processes working in shared directories
- * followed by a consistency walk. Each test ends by deleting what it made
+ * every rename case, symlinks, device nodes, FIFOs and sockets
+ * (pramfs_link_test has hard links and long names), attributes and
+ * permissions, readdir while the directory changes, and several
+ * processes working in shared directories followed by a consistency
+ * walk. Each test ends by deleting what it made
  * and finding the free counts of a fresh filesystem: nothing leaks.
  *
  * Needs root, pramfs registered, and PRAM_PHYS and PRAM_SIZE in the
@@ -416,50 +417,6 @@ TEST_F(ns, device_nodes_fifos_and_sockets)
 	EXPECT_EQ(0, memcmp(buf, "pipe", 4));
 	close(fd);
 	check_tree(_metadata, &self->fresh);
-	expect_clean(_metadata, &self->fresh);
-}
-
-TEST_F(ns, link_gives_eperm)
-{
-	ASSERT_EQ(0, put("a", "a"));
-	EXPECT_EQ(-1, link(at("a"), at("b")));
-	EXPECT_EQ(EPERM, errno);
-	EXPECT_FALSE(exists("b"));
-	expect_clean(_metadata, &self->fresh);
-}
-
-TEST_F(ns, names_longer_than_48_bytes_are_refused)
-{
-	char ok[49], bad[50], path[64];
-	struct dirent *e;
-	int found = 0;
-	DIR *d;
-
-	memset(ok, 'n', 48);
-	ok[48] = 0;
-	memset(bad, 'n', 49);
-	bad[49] = 0;
-	ASSERT_EQ(0, put(ok, "x"));
-	EXPECT_EQ(-1, put(bad, "x"));
-	EXPECT_EQ(ENAMETOOLONG, errno);
-	EXPECT_EQ(-1, mkdir(at(bad), 0755));
-	EXPECT_EQ(ENAMETOOLONG, errno);
-	EXPECT_EQ(-1, symlink("t", at(bad)));
-	EXPECT_EQ(ENAMETOOLONG, errno);
-	EXPECT_EQ(-1, rename(at(ok), at(bad)));
-	EXPECT_EQ(ENAMETOOLONG, errno);
-	EXPECT_EQ(-1, mknod(at(bad), S_IFIFO | 0644, 0));
-	EXPECT_EQ(ENAMETOOLONG, errno);
-	ASSERT_EQ(0, mkdir(at("d"), 0755));
-	snprintf(path, sizeof(path), "d/%s", ok);
-	ASSERT_EQ(0, rename(at(ok), at(path)));
-	/* readdir gives the whole 48 bytes back. */
-	d = opendir(at("d"));
-	ASSERT_NE(NULL, d);
-	while ((e = readdir(d)))
-		found += !strcmp(e->d_name, ok);
-	closedir(d);
-	EXPECT_EQ(1, found);
 	expect_clean(_metadata, &self->fresh);
 }
 
