@@ -88,6 +88,18 @@ static void m_out_of_range(void *image) { set_next(image, 7, 100000); }
 static void m_early_end(void *image) { set_next(image, 7, 0); }
 static void m_free_entry(void *image) { rec(image, 7)->i_mode = cpu_to_le16(0); }
 
+/* Whatever its bytes where an entry's links are, a name record is none. */
+static void m_name_record(void *image)
+{
+	rec(image, 7)->i_mode = cpu_to_le16(PRAM_S_IFNAME);
+}
+
+static void m_link_entry(void *image)
+{
+	rec(image, 9)->i_mode = cpu_to_le16(PRAM_S_IFLINK);
+	rec(image, 9)->i_type.link.ino = cpu_to_le32(OTHER_DIR + 1);
+}
+
 static const struct scan_case scan_cases[] = {
 	{ "a clean list", m_nothing, { 5, 7, 9, 11 }, 0, false, true },
 	{ "an empty list", m_empty, { }, 0, false, true },
@@ -110,6 +122,10 @@ static const struct scan_case scan_cases[] = {
 	{ "a chain ending early", m_early_end, { 5, 7, 11, 9 }, 2, false, false },
 	{ "a free entry is reported: the caller judges it", m_free_entry,
 	  { 5, 7, 9, 11 }, 0, false, true },
+	{ "a name record breaks the list", m_name_record, { 5, 11, 9 }, 2, true,
+	  false },
+	{ "a link entry is an entry", m_link_entry, { 5, 7, 9, 11 }, 0, false,
+	  true },
 };
 
 static void scan_desc(const struct scan_case *c, char *desc)

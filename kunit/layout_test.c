@@ -412,6 +412,32 @@ static void pi_name_full(struct pram_inode *pi, const struct pram_geometry *g)
 	memset(pi->i_name, 'x', PRAM_NAME_LEN);
 }
 
+/* In no list: being made, deleted while open, or its first name gone. */
+static void pi_unlisted(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_parent = 0;
+	pi_name(pi, "", 0);
+}
+
+static void pi_unlisted_named(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_parent = 0;
+}
+
+static void pi_unlisted_slash(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_parent = 0;
+	pi_name(pi, "a/b", 3);
+}
+
+static void pi_long(struct pram_inode *pi, const struct pram_geometry *g);
+
+static void pi_unlisted_long(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi_long(pi, g);
+	pi->i_parent = 0;
+}
+
 /* Long names: the record's part (the records are name_test.c's). */
 static void pi_long(struct pram_inode *pi, const struct pram_geometry *g)
 {
@@ -632,6 +658,14 @@ static const struct inode_case inode_cases[] = {
 	  true, "name contains '/'", LONGNAMES },
 	{ "root with a long name", S_IFDIR | 0755, pi_long, PRAM_ROOT_INO, true,
 	  "root directory in a list", LONGNAMES },
+	/* An inode in no list has no name, or a short one of an older kernel. */
+	{ "in no list, no name", S_IFREG | 0644, pi_unlisted, 0, true, NULL },
+	{ "in no list, a short name", S_IFREG | 0644, pi_unlisted_named, 0, true,
+	  NULL },
+	{ "in no list, a bad short name", S_IFREG | 0644, pi_unlisted_slash, 0,
+	  true, "name contains '/'" },
+	{ "in no list, a long name", S_IFREG | 0644, pi_unlisted_long, 0, true,
+	  "long name on an inode in no directory", LONGNAMES },
 };
 
 static void inode_desc(const struct inode_case *c, char *desc)
@@ -684,6 +718,38 @@ static void inode_test(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, err, -EINVAL);
 	KUNIT_EXPECT_STREQ(test, why, c->why);
+}
+
+/* Deleted (freed at the next mount): an inode with no links in no list. */
+static void inode_deleted_test(struct kunit *test)
+{
+	static const struct {
+		const char *name;
+		u16 mode, links;
+		u32 parent, head;
+		bool deleted;
+	} cases[] = {
+		{ "file, no links, no parent", S_IFREG | 0644, 0, 0, 0, true },
+		{ "file, a link left", S_IFREG | 0644, 1, 0, 0, false },
+		{ "file in a list", S_IFREG | 0644, 0, 7, 0, false },
+		{ "directory still holding entries", S_IFDIR | 0755, 0, 0, 9, false },
+		{ "link entry in no list", PRAM_S_IFLINK, 0, 0, 0, false },
+		{ "name record", PRAM_S_IFNAME, 0, 0, 0, false },
+		{ "free slot", 0, 0, 0, 0, false },
+	};
+	struct pram_inode *pi = kunit_kzalloc(test, sizeof(*pi), GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, pi);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		memset(pi, 0, sizeof(*pi));
+		pi->i_mode = cpu_to_le16(cases[i].mode);
+		pi->i_links_count = cpu_to_le16(cases[i].links);
+		pi->i_parent = cpu_to_le32(cases[i].parent);
+		pi->i_type.dir.head = cpu_to_le32(cases[i].head);
+		KUNIT_EXPECT_EQ_MSG(test, pram_inode_deleted(pi), cases[i].deleted,
+				    "%s", cases[i].name);
+	}
 }
 
 /* ---- pramfs_time ---- */
@@ -747,6 +813,7 @@ static struct kunit_case pramfs_super_cases[] = {
 
 static struct kunit_case pramfs_inode_cases[] = {
 	KUNIT_CASE_PARAM(inode_test, inode_gen_params),
+	KUNIT_CASE(inode_deleted_test),
 	{}
 };
 

@@ -227,6 +227,43 @@ static void name_test(struct kunit *test)
 			c->len > PRAM_NAME_LEN);
 }
 
+/*
+ * pram_entry_name_copy() trusts what was checked (a bad checksum reads
+ * as it is) but never reads outside the table or past its buffer.
+ */
+static void name_copy_test(struct kunit *test)
+{
+	struct name_image *im = kunit_kzalloc(test, sizeof(*im), GFP_KERNEL);
+	char stored[PRAM_NAME_MAX + 1];
+	const char *why;
+
+	KUNIT_ASSERT_NOT_NULL(test, im);
+	im->base = kunit_kzalloc(test, SLOTS * PRAM_INODE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, im->base);
+	KUNIT_ASSERT_EQ(test, pram_geometry_compute(&im->g, MiB, 1024, 0, 0, true, &why), 0);
+	im->g.incompat |= PRAM_FEATURE_INCOMPAT_LONGNAMES;
+	make_entry(im, stored, 200);
+	nm_csum(im);
+	KUNIT_EXPECT_EQ(test, pram_entry_name(&im->g, im->base, ENTRY, slot(im, ENTRY),
+					      im->name, &im->len, &why), -EINVAL);
+	KUNIT_ASSERT_EQ(test, pram_entry_name_copy(&im->g, im->base, ENTRY,
+						   slot(im, ENTRY), im->name,
+						   &im->len), 0);
+	KUNIT_EXPECT_EQ(test, im->len, 200);
+	KUNIT_EXPECT_NE(test, memcmp(im->name, stored, 200), 0);
+	/* A record length past the part is cut to it: 272 bytes, too long. */
+	rec(im, REC1)->n_len = cpu_to_le16(60000);
+	KUNIT_EXPECT_EQ(test, pram_entry_name_copy(&im->g, im->base, ENTRY,
+						   slot(im, ENTRY), im->name,
+						   &im->len), -EINVAL);
+	/* A record number past the table is never read. */
+	slot(im, ENTRY)->i_long.l_rec[1] = cpu_to_le32(1U << 30);
+	KUNIT_EXPECT_EQ(test, pram_entry_name_copy(&im->g, im->base, ENTRY,
+						   slot(im, ENTRY), im->name,
+						   &im->len), -EINVAL);
+	KUNIT_EXPECT_EQ(test, im->len, 0);
+}
+
 /* A record's own checks pass on what pram_name_rec_fill() makes. */
 static void name_rec_fill_test(struct kunit *test)
 {
@@ -255,6 +292,7 @@ static struct kunit_case name_test_cases[] = {
 	KUNIT_CASE(name_recs_test),
 	KUNIT_CASE_PARAM(name_test, name_gen_params),
 	KUNIT_CASE(name_rec_fill_test),
+	KUNIT_CASE(name_copy_test),
 	{}
 };
 

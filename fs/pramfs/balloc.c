@@ -265,14 +265,17 @@ static void pram_recount_inodes(struct super_block *sb)
 }
 
 /**
- * pram_new_ino() - take a free inode and mark it in use
+ * pram_new_slot() - take a free slot of the inode table, its record made
  * @sb: the superblock
- * @mode: the new inode's mode, written at once so the inode is taken
- * @ino: the inode number
+ * @fill: makes the record, zeroed, in its write window (its mode must
+ *	  not be 0, so that the slot is taken); the checksum is set after
+ * @arg: for @fill
+ * @ino: the slot's number
  *
  * Return: 0, or -ENOSPC.
  */
-int pram_new_ino(struct super_block *sb, umode_t mode, u32 *ino)
+int pram_new_slot(struct super_block *sb, pram_slot_fill_fn fill, void *arg,
+		  u32 *ino)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
 	struct pram_inode *pi;
@@ -289,7 +292,7 @@ int pram_new_ino(struct super_block *sb, umode_t mode, u32 *ino)
 	}
 	pi = pram_record_begin(sb, *ino);
 	memset(pi, 0, PRAM_INODE_SIZE);
-	pi->i_mode = cpu_to_le16(mode);
+	fill(pi, *ino, arg);
 	pram_record_end(sb, pi);
 	if (sbi->free_inodes)
 		sbi->free_inodes--;
@@ -300,6 +303,24 @@ unlock:
 	mutex_unlock(&sbi->s_lock);
 	pram_tx_end(sb);
 	return err;
+}
+
+static void pram_fill_mode(struct pram_inode *pi, u32 ino, void *arg)
+{
+	pi->i_mode = cpu_to_le16(*(umode_t *)arg);
+}
+
+/**
+ * pram_new_ino() - take a free inode and mark it in use
+ * @sb: the superblock
+ * @mode: the new inode's mode, written at once so the inode is taken
+ * @ino: the inode number
+ *
+ * Return: 0, or -ENOSPC.
+ */
+int pram_new_ino(struct super_block *sb, umode_t mode, u32 *ino)
+{
+	return pram_new_slot(sb, pram_fill_mode, &mode, ino);
 }
 
 /**

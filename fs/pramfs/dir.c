@@ -317,6 +317,24 @@ unsigned int pram_dir_gen(struct inode *a, struct inode *b)
 
 /* ---- lookup and readdir ---- */
 
+/*
+ * The inode entry @ino of @dir names: itself, or what a link entry
+ * names, which must be an inode and not a directory.
+ */
+static struct inode *pram_entry_iget(struct inode *dir, u32 ino)
+{
+	struct super_block *sb = dir->i_sb;
+	u32 target = pram_entry_inode(sb, ino);
+	struct inode *inode = pram_iget(sb, target);
+
+	if (target == ino || IS_ERR(inode) || !S_ISDIR(inode->i_mode))
+		return inode;
+	iput(inode);
+	pram_error(sb, ino, "link entry of directory %lu names directory %u",
+		   dir->i_ino, target);
+	return ERR_PTR(-EUCLEAN);
+}
+
 /**
  * pram_lookup() - find @dentry's name in @dir
  * @dir: the directory
@@ -348,23 +366,6 @@ struct dentry *pram_lookup(struct inode *dir, struct dentry *dentry,
 	return d_splice_alias(inode, dentry);
 }
 
-/*
- * The inode entry @ino of @dir names: itself, or what a link entry
- * names, which must be an inode and not a directory.
- */
-struct inode *pram_entry_iget(struct inode *dir, u32 ino)
-{
-	struct super_block *sb = dir->i_sb;
-	u32 target = pram_entry_inode(sb, ino);
-	struct inode *inode = pram_iget(sb, target);
-
-	if (target == ino || IS_ERR(inode) || !S_ISDIR(inode->i_mode))
-		return inode;
-	iput(inode);
-	pram_error(sb, ino, "link entry of directory %lu names directory %u",
-		   dir->i_ino, target);
-	return ERR_PTR(-EUCLEAN);
-}
 
 /* What readdir shows of entry @ino: its name, the inode and its type. */
 static bool pram_emit_entry(struct dir_context *ctx, struct super_block *sb,
@@ -376,8 +377,10 @@ static bool pram_emit_entry(struct dir_context *ctx, struct super_block *sb,
 
 	/* Checked when the index was built; skipped if it went bad since. */
 	if (pram_entry_name_get(sb, ino, name, &len) ||
-	    !pram_get_inode(sb, target))
+	    !pram_get_inode(sb, target)) {
+		pram_error(sb, ino, "entry's name or link went bad since it was read");
 		return true;
+	}
 	mode = le16_to_cpu(READ_ONCE(pram_get_inode(sb, target)->i_mode));
 	return dir_emit(ctx, name, len, target, fs_umode_to_dtype(mode));
 }
@@ -577,31 +580,60 @@ void pram_dir_link(struct inode *dir, u32 ino, const struct qstr *name,
 		pram_dir_forget(dir);
 }
 
-/**
- * pram_dir_unlink() - take the entry @ino out of @dir's list
- * @dir: the directory
- * @ino: an entry of @dir
- * @pos: from pram_dir_find_entry()
- *
- * The forward link goes first, so a walk never meets the entry after it
- * is gone. The entry's links and i_parent are cleared: an inode with no
- * parent is in no directory.
+/*
+ * Take the entry @ino out of @dir's list. The forward link goes first, so
+ * a walk never meets the entry after it is gone. The entry's links and
+ * i_parent are cleared: an inode with no parent is in no directory.
  */
-void pram_dir_unlink(struct inode *dir, u32 ino, const struct pram_list_pos *pos)
+static void pram_dir_take_out(struct inode *dir, u32 ino,
+			      const struct pram_list_pos *pos, bool for_good)
 {
 	struct super_block *sb = dir->i_sb;
 	struct pram_dir_index *idx = PRAM_I(dir)->i_index;
+	u32 recs[PRAM_NAME_RECS];
 	struct pram_inode *pi;
 
 	if (idx)
 		pram_index_del(idx, ino);
 	pram_set_next(dir, idx, pos->prev, pos->next);
 	pram_set_prev(dir, idx, pos->next, pos->prev);
+	pram_name_recs_of(sb, ino, recs);
 	pi = pram_record_begin(sb, ino);
 	pi->i_prev = 0;
 	pi->i_next = 0;
 	pi->i_parent = 0;
+	if (for_good)
+		pram_name_clear(pi);
 	pram_record_end(sb, pi);
+	if (for_good)
+		pram_name_free_recs(sb, ino, recs);
+}
+
+/**
+ * pram_dir_unlink() - take the entry @ino out of @dir's list, to move it
+ * @dir: the directory
+ * @ino: an entry of @dir
+ * @pos: from pram_dir_find_entry()
+ *
+ * Its name stays, for pram_dir_link() to replace.
+ */
+void pram_dir_unlink(struct inode *dir, u32 ino, const struct pram_list_pos *pos)
+{
+	pram_dir_take_out(dir, ino, pos, false);
+}
+
+/**
+ * pram_dir_remove() - take the entry @ino out of @dir's list for good
+ * @dir: the directory
+ * @ino: an entry of @dir
+ * @pos: from pram_dir_find_entry()
+ *
+ * As pram_dir_unlink(), and the entry loses its name (a long one's
+ * records are freed): an inode in no list has none.
+ */
+void pram_dir_remove(struct inode *dir, u32 ino, const struct pram_list_pos *pos)
+{
+	pram_dir_take_out(dir, ino, pos, true);
 }
 
 /**
@@ -640,7 +672,7 @@ int pram_add_entry(struct inode *dir, u32 ino, const struct qstr *name)
 	int err = pram_dir_find_gap(dir, ino, &pos);
 
 	if (!err)
-		err = pram_name_reserve(dir->i_sb, name, &ns);
+		err = pram_name_reserve(dir->i_sb, ino, name, &ns);
 	if (!err)
 		pram_dir_link(dir, ino, name, &ns, &pos);
 	return err;

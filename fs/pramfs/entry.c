@@ -27,30 +27,52 @@ void pram_set_incompat(struct super_block *sb, u32 bit)
 	struct pram_sb_info *sbi = PRAM_SB(sb);
 	struct pram_super_block *ps;
 
+	u32 old;
+
 	if (READ_ONCE(sbi->geo.incompat) & bit)
 		return;
 	ps = pram_super_begin(sb);
 	ps->s_feature_incompat |= cpu_to_le32(bit);
 	pram_super_commit(sb, ps);
-	WRITE_ONCE(sbi->geo.incompat, sbi->geo.incompat | bit);
-	pram_info(sb, "feature %s in use from now on",
-		  bit == PRAM_FEATURE_INCOMPAT_LINKS ? "links" : "longnames");
+	/* Two first users (no journal to serialise them) may both get here. */
+	do {
+		old = READ_ONCE(sbi->geo.incompat);
+	} while (!(old & bit) && cmpxchg(&sbi->geo.incompat, old, old | bit) != old);
+	if (!(old & bit))
+		pram_info(sb, "feature %s in use from now on",
+			  bit == PRAM_FEATURE_INCOMPAT_LINKS ? "links" : "longnames");
+}
+
+struct pram_name_fill {
+	u32			owner;
+	const struct qstr	*name;
+	unsigned int		i;
+};
+
+static void pram_name_fill_rec(struct pram_inode *pi, u32 ino, void *arg)
+{
+	struct pram_name_fill *f = arg;
+
+	pram_name_rec_fill((struct pram_name_rec *)pi, ino, f->owner,
+			   f->name->name, f->name->len, f->i);
 }
 
 /**
- * pram_name_reserve() - the name records a new name needs
+ * pram_name_reserve() - the name records a new name needs, written
  * @sb: the superblock
+ * @owner: the entry that will have the name
  * @name: the name, at most PRAM_NAME_MAX bytes
- * @ns: the records reserved
+ * @ns: the records taken
  *
- * Inside the operation's transaction, before it changes anything: give
- * them to pram_name_set(), or back with pram_name_unreserve().
+ * Inside the operation's transaction, as its last step that may fail:
+ * give them to pram_name_set(), or back with pram_name_unreserve().
  *
- * Return: 0, or -ENOSPC with nothing reserved.
+ * Return: 0, or -ENOSPC with nothing taken.
  */
-int pram_name_reserve(struct super_block *sb, const struct qstr *name,
-		      struct pram_name_slots *ns)
+int pram_name_reserve(struct super_block *sb, u32 owner,
+		      const struct qstr *name, struct pram_name_slots *ns)
 {
+	struct pram_name_fill f = { .owner = owner, .name = name };
 	unsigned int want = pram_name_recs(name->len);
 	int err;
 
@@ -59,7 +81,8 @@ int pram_name_reserve(struct super_block *sb, const struct qstr *name,
 		return 0;
 	pram_set_incompat(sb, PRAM_FEATURE_INCOMPAT_LONGNAMES);
 	while (ns->n < want) {
-		err = pram_new_ino(sb, PRAM_S_IFNAME, &ns->rec[ns->n]);
+		f.i = ns->n;
+		err = pram_new_slot(sb, pram_name_fill_rec, &f, &ns->rec[ns->n]);
 		if (err) {
 			pram_name_unreserve(sb, ns);
 			return err;
@@ -80,9 +103,13 @@ void pram_name_unreserve(struct super_block *sb, struct pram_name_slots *ns)
 		pram_free_ino(sb, ns->rec[--ns->n]);
 }
 
-/* The name records of entry @ino (0 for none), read before they change. */
-static void pram_name_recs_of(struct super_block *sb, u32 ino,
-			      u32 recs[PRAM_NAME_RECS])
+/**
+ * pram_name_recs_of() - the name records of entry @ino, before they change
+ * @sb: the superblock
+ * @ino: an entry
+ * @recs: its records, 0 for none
+ */
+void pram_name_recs_of(struct super_block *sb, u32 ino, u32 recs[PRAM_NAME_RECS])
 {
 	const struct pram_inode *pi = pram_get_inode(sb, ino);
 	unsigned int i;
@@ -91,12 +118,17 @@ static void pram_name_recs_of(struct super_block *sb, u32 ino,
 		recs[i] = pram_name_rec_at(pi, i);
 }
 
-/*
- * Free the records of @recs that are entry @ino's: a record that is
- * not (a corrupt entry pointed elsewhere) is not touched.
+/**
+ * pram_name_free_recs() - free the name records @recs of entry @ino
+ * @sb: the superblock
+ * @ino: the entry, whose name no longer names them
+ * @recs: from pram_name_recs_of()
+ *
+ * A record that is not the entry's (a corrupt entry pointed elsewhere)
+ * is not touched.
  */
-static void pram_name_free_recs(struct super_block *sb, u32 ino,
-				const u32 recs[PRAM_NAME_RECS])
+void pram_name_free_recs(struct super_block *sb, u32 ino,
+			 const u32 recs[PRAM_NAME_RECS])
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
 	const struct pram_name_rec *nr;
@@ -118,45 +150,16 @@ static void pram_name_free_recs(struct super_block *sb, u32 ino,
 }
 
 /**
- * pram_name_free() - give back the name records of an entry that goes
- * @sb: the superblock
- * @ino: the entry (an inode being freed, or a link entry)
- */
-void pram_name_free(struct super_block *sb, u32 ino)
-{
-	u32 recs[PRAM_NAME_RECS];
-
-	pram_name_recs_of(sb, ino, recs);
-	pram_name_free_recs(sb, ino, recs);
-}
-
-/* Write the name records @ns of @name, for entry @ino. */
-static void pram_name_write_recs(struct super_block *sb, u32 ino,
-				 const struct qstr *name,
-				 const struct pram_name_slots *ns)
-{
-	struct pram_inode *pi;
-	unsigned int i;
-
-	for (i = 0; i < ns->n; i++) {
-		pi = pram_record_begin(sb, ns->rec[i]);
-		pram_name_rec_fill((struct pram_name_rec *)pi, ns->rec[i], ino,
-				   name->name, name->len, i);
-		pram_record_end(sb, pi);
-	}
-}
-
-/**
  * pram_name_set() - give entry @ino the name @name, and links
  * @sb: the superblock
  * @ino: the entry
  * @name: its new name
- * @ns: the records pram_name_reserve() took for it; used up
+ * @ns: the records pram_name_reserve() took (and wrote) for it; used up
  * @pos: its new place in a list, or NULL to leave its links
  * @parent: with @pos, its directory
  *
- * The new records are written first, then the entry's record; the
- * records of the name it had are freed last.
+ * The entry's record is written, then the records of the name it had
+ * are freed.
  */
 void pram_name_set(struct super_block *sb, u32 ino, const struct qstr *name,
 		   struct pram_name_slots *ns, const struct pram_list_pos *pos,
@@ -166,7 +169,6 @@ void pram_name_set(struct super_block *sb, u32 ino, const struct qstr *name,
 	struct pram_inode *pi;
 
 	pram_name_recs_of(sb, ino, old);
-	pram_name_write_recs(sb, ino, name, ns);
 	pi = pram_record_begin(sb, ino);
 	pram_name_store(pi, name->name, name->len, ns->rec);
 	if (pos) {
@@ -180,23 +182,25 @@ void pram_name_set(struct super_block *sb, u32 ino, const struct qstr *name,
 }
 
 /**
- * pram_entry_name_get() - entry @ino's whole name
+ * pram_entry_name_get() - the whole name of an entry of a directory's index
  * @sb: the superblock
- * @ino: an entry
+ * @ino: an entry, checked when the index was built
  * @buf: PRAM_NAME_MAX + 1 bytes
  * @len: the name's length
  *
- * Return: 0, or -EUCLEAN for a name that fails its checks (not logged:
- * the caller knows what the entry is to it).
+ * Not checked again (pram_entry_name_copy()): the directory's lock keeps
+ * it as it was.
+ *
+ * Return: 0, or -EUCLEAN for records that cannot be where the name says
+ * (not logged: the caller knows what the entry is to it).
  */
 int pram_entry_name_get(struct super_block *sb, u32 ino, char *buf, u32 *len)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
 	const struct pram_inode *pi = pram_get_inode(sb, ino);
-	const char *why;
 
-	if (!pi || pram_entry_name(&sbi->geo, sbi->virt_addr, ino, pi, buf, len,
-				   &why))
+	if (!pi || pram_entry_name_copy(&sbi->geo, sbi->virt_addr, ino, pi, buf,
+					len))
 		return -EUCLEAN;
 	return 0;
 }

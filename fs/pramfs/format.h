@@ -60,6 +60,13 @@ bool pram_inode_deleted(const struct pram_inode *pi);
 __le64 pram_time_pack(struct timespec64 ts);
 struct timespec64 pram_time_unpack(__le64 t);
 
+/* Checks say why they refuse: *@why for the log, and -EINVAL. */
+static inline int pram_fail(const char **why, const char *reason)
+{
+	*why = reason;
+	return -EINVAL;
+}
+
 /* What a slot of the inode table holds, from its mode. */
 static inline bool pram_mode_is_link(umode_t mode)
 {
@@ -216,8 +223,12 @@ int pram_name_rec_check(const struct pram_name_rec *nr, u32 rec,
 int pram_entry_name(const struct pram_geometry *g, const void *base, u32 ino,
 		    const struct pram_inode *pi, char *buf, u32 *len,
 		    const char **why);
+int pram_entry_name_copy(const struct pram_geometry *g, const void *base,
+			 u32 ino, const struct pram_inode *pi, char *buf,
+			 u32 *len);
 void pram_name_store(struct pram_inode *pi, const char *name, u32 len,
 		     const u32 *recs);
+void pram_name_clear(struct pram_inode *pi);
 void pram_name_rec_fill(struct pram_name_rec *nr, u32 rec, u32 owner,
 			const char *name, u32 len, unsigned int i);
 u32 pram_name_rec_at(const struct pram_inode *pi, unsigned int i);

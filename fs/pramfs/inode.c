@@ -399,7 +399,6 @@ void pram_evict_inode(struct inode *inode)
 	pram_tx_begin_parts(sb);
 	pram_free_data(inode);
 	clear_inode(inode);
-	pram_name_free(sb, inode->i_ino);
 	pram_free_ino(sb, inode->i_ino);
 	pram_tx_end(sb);
 }

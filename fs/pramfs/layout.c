@@ -18,12 +18,6 @@
 #define PRAM_MAX_INODES		(U32_MAX - PRAM_ROOT_INO)
 #define PRAM_CSUM_SKIP		sizeof(__le32)	/* the checksum field */
 
-static int pram_fail(const char **why, const char *reason)
-{
-	*why = reason;
-	return -EINVAL;
-}
-
 /**
  * pram_super_csum() - crc32c of a superblock, its own checksum excluded
  * @ps: the superblock
@@ -356,11 +350,32 @@ int pram_name_check(const struct pram_inode *pi, const struct pram_geometry *g,
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_name_check);
 
-/* The root is named by nothing and in no list; every other is an entry. */
+/*
+ * An inode in no list (being made, deleted while open, or whose first
+ * name went while it has others) has no name: its name went with its
+ * entry. One an older kernel deleted keeps a short name.
+ */
+static int pram_unlisted_name_check(const struct pram_inode *pi,
+				    const struct pram_geometry *g, u32 ino,
+				    const char **why)
+{
+	if (pram_is_long_name(pi))
+		return pram_fail(why, "long name on an inode in no directory");
+	if (!memchr_inv(pi->i_name, 0, PRAM_NAME_LEN))
+		return 0;
+	return pram_name_check(pi, g, ino, why);
+}
+
+/*
+ * The root is named by nothing and in no list; every other inode in a
+ * list is an entry.
+ */
 static int pram_inode_check_entry(const struct pram_inode *pi, u32 ino,
 				  const struct pram_geometry *g,
 				  const char **why)
 {
+	if (ino != PRAM_ROOT_INO && !pi->i_parent)
+		return pram_unlisted_name_check(pi, g, ino, why);
 	if (ino != PRAM_ROOT_INO)
 		return pram_name_check(pi, g, ino, why);
 	if (le32_to_cpu(pi->i_parent) != PRAM_ROOT_INO || pi->i_next ||

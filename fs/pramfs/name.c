@@ -18,12 +18,6 @@
 
 #define PRAM_CSUM_SKIP		sizeof(__le32)	/* the checksum field */
 
-static int pram_fail(const char **why, const char *reason)
-{
-	*why = reason;
-	return -EINVAL;
-}
-
 /**
  * pram_slot_csum() - crc32c of a slot of the inode table, seeded with
  * its number
@@ -99,24 +93,30 @@ u32 pram_name_rec_at(const struct pram_inode *pi, unsigned int i)
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_name_rec_at);
 
-/* Append record @i of entry @ino's long name to @buf at *@len. */
+/*
+ * Append name record @rec of entry @ino's long name to @buf at *@len;
+ * @last: it is the name's last record. @rec is checked here, as read
+ * once by the caller: the entry's record may be the live one. With
+ * @verify, the record's own checks and its owner; without, only what
+ * keeps the copy inside @buf.
+ */
 static int pram_name_append(const struct pram_geometry *g, const void *base,
-			    u32 ino, const struct pram_inode *pi,
-			    unsigned int i, char *buf, u32 *len,
-			    const char **why)
+			    u32 ino, u32 rec, bool last, bool verify, char *buf,
+			    u32 *len, const char **why)
 {
-	u32 rec = pram_name_rec_at(pi, i);
-	const struct pram_name_rec *nr = base + pram_ino_offset(rec);
+	const struct pram_name_rec *nr;
 	u32 part;
 
-	if (pram_name_rec_check(nr, rec, g, why))
+	if (!pram_ino_valid(g, rec) || rec == ino)
+		return pram_fail(why, "name records out of range");
+	nr = base + pram_ino_offset(rec);
+	if (verify && pram_name_rec_check(nr, rec, g, why))
 		return -EINVAL;
-	if (le32_to_cpu(nr->n_owner) != ino)
+	if (verify && le32_to_cpu(nr->n_owner) != ino)
 		return pram_fail(why, "name record belongs to another entry");
-	part = le16_to_cpu(nr->n_len);
+	part = min_t(u32, le16_to_cpu(READ_ONCE(nr->n_len)), PRAM_NAME_PART);
 	/* Only the last record may be short: one name, one spelling. */
-	if (i + 1 < PRAM_NAME_RECS && pram_name_rec_at(pi, i + 1) &&
-	    part != PRAM_NAME_PART)
+	if (!last && part != PRAM_NAME_PART)
 		return pram_fail(why, "name record short before the last");
 	if (*len + part > PRAM_NAME_MAX)
 		return pram_fail(why, "name too long");
@@ -130,21 +130,46 @@ static int pram_name_append(const struct pram_geometry *g, const void *base,
  * (no fewer records would hold it), with neither '/' nor NUL.
  */
 static int pram_long_name(const struct pram_geometry *g, const void *base,
-			  u32 ino, const struct pram_inode *pi, char *buf,
-			  u32 *len, const char **why)
+			  u32 ino, const struct pram_inode *pi, bool verify,
+			  char *buf, u32 *len, const char **why)
 {
-	unsigned int i;
+	u32 recs[PRAM_NAME_RECS];
+	unsigned int i, n = 0;
 
+	for (i = 0; i < PRAM_NAME_RECS; i++) {
+		recs[i] = le32_to_cpu(READ_ONCE(pi->i_long.l_rec[i]));
+		n += recs[i] && n == i;
+	}
 	memcpy(buf, pi->i_long.l_head, PRAM_NAME_HEAD);
 	*len = PRAM_NAME_HEAD;
-	for (i = 0; i < PRAM_NAME_RECS && pram_name_rec_at(pi, i); i++)
-		if (pram_name_append(g, base, ino, pi, i, buf, len, why))
+	for (i = 0; i < n; i++)
+		if (pram_name_append(g, base, ino, recs[i], i + 1 == n, verify,
+				     buf, len, why))
 			return -EINVAL;
-	if (pram_name_recs(*len) != i)
+	if (!verify)
+		return 0;
+	if (pram_name_recs(*len) != n)
 		return pram_fail(why, "long name not stored as one");
 	if (memchr(buf + PRAM_NAME_HEAD, '/', *len - PRAM_NAME_HEAD))
 		return pram_fail(why, "name contains '/'");
 	return 0;
+}
+
+static int pram_read_name(const struct pram_geometry *g, const void *base,
+			  u32 ino, const struct pram_inode *pi, bool verify,
+			  char *buf, u32 *len, const char **why)
+{
+	int err = verify ? pram_name_check(pi, g, ino, why) : 0;
+
+	*len = 0;
+	if (!err && pram_is_long_name(pi))
+		err = pram_long_name(g, base, ino, pi, verify, buf, len, why);
+	else if (!err)
+		memcpy(buf, pi->i_name, *len = pram_name_len(pi));
+	if (err)
+		*len = 0;
+	buf[*len] = 0;
+	return err;
 }
 
 /**
@@ -164,19 +189,34 @@ int pram_entry_name(const struct pram_geometry *g, const void *base, u32 ino,
 		    const struct pram_inode *pi, char *buf, u32 *len,
 		    const char **why)
 {
-	int err = pram_name_check(pi, g, ino, why);
-
-	*len = 0;
-	if (!err && pram_is_long_name(pi))
-		err = pram_long_name(g, base, ino, pi, buf, len, why);
-	else if (!err)
-		memcpy(buf, pi->i_name, *len = pram_name_len(pi));
-	if (err)
-		*len = 0;
-	buf[*len] = 0;
-	return err;
+	return pram_read_name(g, base, ino, pi, true, buf, len, why);
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_entry_name);
+
+/**
+ * pram_entry_name_copy() - an entry's name that was checked before
+ * @g: the filesystem's geometry
+ * @base: the filesystem image
+ * @ino: the entry's number
+ * @pi: its record
+ * @buf: PRAM_NAME_MAX + 1 bytes: the name, NUL-terminated
+ * @len: its length
+ *
+ * For a name pram_entry_name() passed and nothing has changed since
+ * (the kernel's directory index holds such names): the checksums and
+ * owners are not read again, only what keeps the copy inside @buf.
+ *
+ * Return: 0, or -EINVAL when the records cannot be where the name says.
+ */
+int pram_entry_name_copy(const struct pram_geometry *g, const void *base,
+			 u32 ino, const struct pram_inode *pi, char *buf,
+			 u32 *len)
+{
+	const char *why;
+
+	return pram_read_name(g, base, ino, pi, false, buf, len, &why);
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_entry_name_copy);
 
 /**
  * pram_name_store() - write a name into an entry's record
@@ -203,6 +243,18 @@ void pram_name_store(struct pram_inode *pi, const char *name, u32 len,
 		pi->i_long.l_rec[i] = cpu_to_le32(recs[i]);
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_name_store);
+
+/**
+ * pram_name_clear() - take an entry's name away: it is in no list for good
+ * @pi: the record, whose checksum the caller sets; the records of a long
+ *	name it had are the caller's to free
+ */
+void pram_name_clear(struct pram_inode *pi)
+{
+	pi->i_flags &= ~cpu_to_le32(PRAM_INODE_LONGNAME);
+	memset(pi->i_name, 0, PRAM_NAME_LEN);
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_name_clear);
 
 /**
  * pram_name_rec_fill() - make name record @i of a long name

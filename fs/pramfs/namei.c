@@ -248,17 +248,29 @@ static void pram_entry_dropped(struct inode *dir, struct inode *inode)
 }
 
 /*
- * The entry @entry of @inode is out of its list: a link entry goes with
- * its name records; an inode's own stays, its name with it, until the
- * inode is freed.
+ * Take the entry @entry of @inode out of @dir for good (its name goes
+ * with it): a link entry's slot is freed; an inode's own entry leaves it
+ * in no list, until eviction frees it or its other names keep it.
  */
-static void pram_entry_gone(struct super_block *sb, u32 entry,
-			    struct inode *inode)
+static void pram_entry_remove(struct inode *dir, u32 entry,
+			      const struct pram_list_pos *pos,
+			      struct inode *inode)
 {
-	if (entry == inode->i_ino)
-		return;
-	pram_name_free(sb, entry);
-	pram_free_ino(sb, entry);
+	pram_dir_remove(dir, entry, pos);
+	if (entry != inode->i_ino)
+		pram_free_ino(dir->i_sb, entry);
+}
+
+/*
+ * A name of @inode is to go: a file whose count says it has none left
+ * was read so, or counted wrong; the count must never wrap.
+ */
+static int pram_check_links_left(struct inode *inode)
+{
+	if (S_ISDIR(inode->i_mode) || inode->i_nlink)
+		return 0;
+	pram_error(inode->i_sb, inode->i_ino, "a name to remove, and no link counted");
+	return -EUCLEAN;
 }
 
 /* unlink and rmdir: the VFS has checked which one the entry allows. */
@@ -269,15 +281,14 @@ static int pram_remove(struct inode *dir, struct dentry *dentry)
 	u32 entry;
 	int err;
 
-	err = pram_check_removable(inode);
+	err = pram_check_removable(inode) ?: pram_check_links_left(inode);
 	if (!err)
 		err = pram_dir_name_entry(dir, &dentry->d_name, inode, &entry);
 	if (!err)
 		err = pram_dir_find_entry(dir, entry, &pos);
 	if (err)
 		return err;
-	pram_dir_unlink(dir, entry, &pos);
-	pram_entry_gone(dir->i_sb, entry, inode);
+	pram_entry_remove(dir, entry, &pos, inode);
 	pram_entry_dropped(dir, inode);
 	pram_touch_dir(dir);
 	return 0;
@@ -296,7 +307,10 @@ static int pram_unlink(struct inode *dir, struct dentry *dentry)
 /*
  * link(2): a link entry for @old_dentry's inode, in @dir under
  * @dentry's name. The VFS has refused directories, an inode with no
- * link left, and one at s_max_links (EMLINK).
+ * link left, and one at s_max_links (EMLINK). The count goes up before
+ * the name appears (and back down if it does not): without a journal, a
+ * cut in between leaves a count too high, which fsck lowers, never one
+ * too low, which would free the inode under a name.
  */
 static int pram_link(struct dentry *old_dentry, struct inode *dir,
 		     struct dentry *dentry)
@@ -311,13 +325,16 @@ static int pram_link(struct dentry *old_dentry, struct inode *dir,
 	err = pram_new_link(sb, inode->i_ino, &entry);
 	if (err)
 		goto end_tx;
+	inc_nlink(inode);
+	pram_update_inode(inode);
 	err = pram_add_entry(dir, entry, &dentry->d_name);
 	if (err) {
+		drop_nlink(inode);
+		pram_update_inode(inode);
 		pram_free_ino(sb, entry);
 		goto end_tx;
 	}
 	inode_set_ctime_current(inode);
-	inc_nlink(inode);
 	pram_update_inode(inode);
 	pram_touch_dir(dir);
 	ihold(inode);
@@ -389,12 +406,11 @@ struct pram_rename_plan {
 	struct pram_name_slots	na, nb;		/* a's new name, b's */
 };
 
-/* The entries of the rename's names, and the records their new names need. */
-static int pram_rename_prepare(struct pram_rename_plan *p,
+/* The entries the rename's names are. */
+static int pram_rename_entries(struct pram_rename_plan *p,
 			       struct dentry *old_dentry,
-			       struct dentry *new_dentry, bool exchange)
+			       struct dentry *new_dentry)
 {
-	struct super_block *sb = p->old_dir->i_sb;
 	int err;
 
 	p->na.n = p->nb.n = 0;
@@ -402,20 +418,27 @@ static int pram_rename_prepare(struct pram_rename_plan *p,
 	if (!err && p->b)
 		err = pram_dir_name_entry(p->new_dir, &new_dentry->d_name, p->b,
 					  &p->eb);
-	if (!err)
-		err = pram_name_reserve(sb, &new_dentry->d_name, &p->na);
+	return err;
+}
+
+/*
+ * The name records the new names need: the last step that may fail,
+ * after every place is found, so that a rename that fails has changed
+ * nothing.
+ */
+static int pram_rename_reserve(struct pram_rename_plan *p,
+			       struct dentry *old_dentry,
+			       struct dentry *new_dentry, bool exchange)
+{
+	struct super_block *sb = p->old_dir->i_sb;
+	int err = pram_name_reserve(sb, p->ea, &new_dentry->d_name, &p->na);
+
 	if (!err && exchange) {
-		err = pram_name_reserve(sb, &old_dentry->d_name, &p->nb);
+		err = pram_name_reserve(sb, p->eb, &old_dentry->d_name, &p->nb);
 		if (err)
 			pram_name_unreserve(sb, &p->na);
 	}
 	return err;
-}
-
-static void pram_rename_unprepare(struct pram_rename_plan *p)
-{
-	pram_name_unreserve(p->old_dir->i_sb, &p->na);
-	pram_name_unreserve(p->old_dir->i_sb, &p->nb);
 }
 
 /*
@@ -468,12 +491,16 @@ static int pram_exchange(struct pram_rename_plan *p, struct dentry *old_dentry,
 	int err;
 
 	if (old_dir == new_dir) {
+		err = pram_rename_reserve(p, old_dentry, new_dentry, true);
+		if (err)
+			return err;
 		/* In place: each keeps its position in the list. */
 		pram_dir_rename(old_dir, p->ea, &b_name, &p->na);
 		pram_dir_rename(old_dir, p->eb, &a_name, &p->nb);
 		goto done;
 	}
-	err = pram_find_stable(p, pram_exchange_find);
+	err = pram_find_stable(p, pram_exchange_find) ?:
+	      pram_rename_reserve(p, old_dentry, new_dentry, true);
 	if (err)
 		return err;
 	/* Each one's new place was found with the other still there. */
@@ -493,22 +520,25 @@ done:
 }
 
 /* A rename, over the target if there is one. */
-static int pram_rename_one(struct pram_rename_plan *p, struct dentry *new_dentry)
+static int pram_rename_one(struct pram_rename_plan *p, struct dentry *old_dentry,
+			   struct dentry *new_dentry)
 {
 	struct inode *old_dir = p->old_dir, *new_dir = p->new_dir;
 	struct inode *target = p->b;
 	int err;
 
-	err = target ? pram_check_removable(target) : 0;
+	err = target ? pram_check_removable(target) ?:
+		       pram_check_links_left(target) : 0;
 	if (!err)
 		err = pram_find_stable(p, pram_rename_find);
+	if (!err)
+		err = pram_rename_reserve(p, old_dentry, new_dentry, false);
 	if (err)
 		return err;
 	if (target) {
 		if (old_dir != new_dir)
 			pram_dir_pos_skip(&p->ma.to, p->eb, &p->b_pos);
-		pram_dir_unlink(new_dir, p->eb, &p->b_pos);
-		pram_entry_gone(new_dir->i_sb, p->eb, target);
+		pram_entry_remove(new_dir, p->eb, &p->b_pos, target);
 		pram_entry_dropped(new_dir, target);
 	}
 	if (old_dir == new_dir)
@@ -534,15 +564,11 @@ static int pram_rename(struct mnt_idmap *idmap, struct inode *old_dir,
 	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE))
 		return -EINVAL;
 	pram_tx_begin(old_dir->i_sb);
-	err = pram_rename_prepare(&p, old_dentry, new_dentry, exchange);
-	if (err)
-		goto end_tx;
-	if (exchange)
+	err = pram_rename_entries(&p, old_dentry, new_dentry);
+	if (!err && exchange)
 		err = pram_exchange(&p, old_dentry, new_dentry);
-	else
-		err = pram_rename_one(&p, new_dentry);
-	pram_rename_unprepare(&p);
-end_tx:
+	else if (!err)
+		err = pram_rename_one(&p, old_dentry, new_dentry);
 	pram_tx_end(old_dir->i_sb);
 	return err;
 }

@@ -208,6 +208,9 @@ void pram_unreserve_blocks(struct super_block *sb, const u32 *blocks,
 			   unsigned int n);
 void pram_free_blocks(struct super_block *sb, const u32 *blocks,
 		      unsigned int n);
+typedef void (*pram_slot_fill_fn)(struct pram_inode *pi, u32 ino, void *arg);
+int pram_new_slot(struct super_block *sb, pram_slot_fill_fn fill, void *arg,
+		  u32 *ino);
 int pram_new_ino(struct super_block *sb, umode_t mode, u32 *ino);
 void pram_free_ino(struct super_block *sb, u32 ino);
 void pram_load_counts(struct super_block *sb);
@@ -262,10 +265,12 @@ struct pram_name_slots {
 };
 
 void pram_set_incompat(struct super_block *sb, u32 bit);
-int pram_name_reserve(struct super_block *sb, const struct qstr *name,
-		      struct pram_name_slots *ns);
+int pram_name_reserve(struct super_block *sb, u32 owner,
+		      const struct qstr *name, struct pram_name_slots *ns);
 void pram_name_unreserve(struct super_block *sb, struct pram_name_slots *ns);
-void pram_name_free(struct super_block *sb, u32 ino);
+void pram_name_recs_of(struct super_block *sb, u32 ino, u32 recs[PRAM_NAME_RECS]);
+void pram_name_free_recs(struct super_block *sb, u32 ino,
+			 const u32 recs[PRAM_NAME_RECS]);
 void pram_name_set(struct super_block *sb, u32 ino, const struct qstr *name,
 		   struct pram_name_slots *ns, const struct pram_list_pos *pos,
 		   u32 parent);
@@ -278,7 +283,6 @@ void pram_dir_forget(struct inode *dir);
 unsigned int pram_dir_gen(struct inode *a, struct inode *b);
 struct dentry *pram_lookup(struct inode *dir, struct dentry *dentry,
 			   unsigned int flags);
-struct inode *pram_entry_iget(struct inode *dir, u32 ino);
 int pram_dir_name_entry(struct inode *dir, const struct qstr *name,
 			struct inode *inode, u32 *entry);
 int pram_dir_find_gap(struct inode *dir, u32 ino, struct pram_list_pos *pos);
@@ -288,6 +292,8 @@ void pram_dir_pos_skip(struct pram_list_pos *pos, u32 gone,
 void pram_dir_link(struct inode *dir, u32 ino, const struct qstr *name,
 		   struct pram_name_slots *ns, const struct pram_list_pos *pos);
 void pram_dir_unlink(struct inode *dir, u32 ino,
+		     const struct pram_list_pos *pos);
+void pram_dir_remove(struct inode *dir, u32 ino,
 		     const struct pram_list_pos *pos);
 void pram_dir_rename(struct inode *dir, u32 ino, const struct qstr *name,
 		     struct pram_name_slots *ns);

@@ -179,7 +179,7 @@ struct pram_inode {
 	__le32	i_gid;			/*  12 */
 	__le64	i_size;			/*  16 bytes */
 	__le32	i_blocks;		/*  24 blocks held, map blocks too */
-	__le32	i_flags;		/*  28 reserved, zero */
+	__le32	i_flags;		/*  28 PRAM_INODE_* */
 	__le64	i_atime;		/*  32 */
 	__le64	i_mtime;		/*  40 */
 	__le64	i_ctime;		/*  48 */

@@ -63,6 +63,7 @@ static inline void le64_add_cpu(__le64 *v, u64 n)
 #define PAGE_SIZE	(1UL << PAGE_SHIFT)
 
 #define EXPORT_SYMBOL_IF_KUNIT(sym)
+#define READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 #define __noreturn	__attribute__((noreturn))
 
