@@ -8,7 +8,8 @@
 #         -g: the guest mounts each without init= and finds what was
 #         asked, the label and UUID in its log;
 #   4     mkfs.pramfs -d of a tree of every file type, odd modes and
-#         owners, ns times, sparse files and deep paths: compared in the
+#         owners, ns times, sparse files, deep paths, hard links and
+#         names of up to 255 bytes: compared in the
 #         guest, entry by entry and byte by byte, with the tree itself;
 #   5     init= with the options of slot 1: byte for byte what mkfs made,
 #         but for the UUID, the times, the mount counter and checksums;
@@ -16,7 +17,12 @@
 #         write, an unmount, fsck.pramfs there: clean;
 #   7-10  a workload of the kernel at each block size, checked clean by
 #         fsck.pramfs in the guest and again on the host;
-#   11-   every case of the corruption table (tools/tests/cases.sh), as
+#   11-12 images of the first revision of the format, with and without
+#         the journal (tools/tests/images, made by mkfs.pramfs at
+#         fdbc5a1): each mounts read-write, keeps its files, takes a hard
+#         link and a long name (and then has those features), and checks
+#         clean;
+#   13-   every case of the corruption table (tools/tests/cases.sh), as
 #         fsck.pramfs -y repaired it: each mounts, is walked, read-write
 #         and read-only, with no error in the kernel log.
 # And make run's first boot on an empty NVRAM says it formats a new one,
@@ -32,7 +38,7 @@ share=$work/share nv=$work/nvram.img
 SLOT=$((4 << 20))
 mkdir -p "$share"
 ncases=$(echo "$CASES" | wc -l)
-nslots=$((11 + ncases))
+nslots=$((13 + ncases))
 truncate -s $((nslots * SLOT)) "$nv"
 
 put_slot() { dd if="$1" of="$nv" bs=$SLOT seek="$2" conv=notrunc status=none; }
@@ -69,14 +75,22 @@ chmod 4755 "$tree/f1"
 chmod 2775 "$tree/setgid"
 chmod 1777 "$tree/sticky"
 chown 1234:5678 "$tree/f2047" "$tree/d1/d2"
+ln "$tree/f2049" "$tree/d1/f2049-again" && ln "$tree/f2049" "$tree/d1/d2/third"
+ln "$tree/dev/fifo" "$tree/fifo-again"
+touch "$tree/d1/$(printf 'n%.0s' $(seq 255))" "$tree/$(printf 'm%.0s' $(seq 100))"
+ln "$tree/f1" "$tree/d1/d2/$(printf 'h%.0s' $(seq 200))"
 touch -h -d '2001-02-03 04:05:06.123456789' "$tree/f2048" "$tree/short" "$tree/d1"
 "$T/mkfs.pramfs" -q -d "$tree" "$work/tree.img" 4M
 put_slot "$work/tree.img" 4
 
-# Slots 11-: the corruption cases, repaired.
+# Slots 11-12: images of the first revision.
+put_slot "$REPO/tools/tests/images/rev1-journal.img" 11
+put_slot "$REPO/tools/tests/images/rev1-nojournal.img" 12
+
+# Slots 13-: the corruption cases, repaired.
 make_case_tree "$work/ctree"
 "$T/mkfs.pramfs" -q -b 1024 -d "$work/ctree" "$work/base.img" 2M
-k=11
+k=13
 while read -r c _; do
 	cp "$work/base.img" "$work/c.img"
 	"$T/pramfs-corrupt" "$work/c.img" "$c"
@@ -101,7 +115,7 @@ manifest() {
 		if [ -d "$f" ] && [ ! -L "$f" ]; then
 			stat -c '%n %A %u %g %y %z' "$f"
 		else
-			stat -c '%n %A %u %g %s %t:%T %y %z' "$f"
+			stat -c '%n %A %h %u %g %s %t:%T %y %z' "$f"
 		fi
 		if [ -L "$f" ]; then readlink "$f"
 		elif [ -f "$f" ]; then md5sum <"$f" | cut -d' ' -f1; fi
@@ -144,9 +158,16 @@ for bs in 512 1024 2048 4096; do
 	fsck.pramfs -fn --phys "$(slot $k)" --size $S >/host/w$k.log; echo "WORK$bs $?"
 	k=$((k + 1))
 done
+for k in 11 12; do
+	on $k "" && [ "$(cat /mnt/pram/old/f)" = "made by revision 1" ] &&
+		ln /mnt/pram/old/f /mnt/pram/old/g &&
+		echo long >"/mnt/pram/old/d/$(printf 'l%.0s' $(seq 200))" &&
+		[ "$(stat -c %h /mnt/pram/old/g)" = 2 ] && umount /mnt/pram
+	fsck.pramfs -fn --phys "$(slot $k)" --size 512K >/host/old$k.log; echo "OLD$k $?"
+done
 dmesg -c >/dev/null
-k=11
-while [ $k -lt $((11 + NCASES)) ]; do
+k=13
+while [ $k -lt $((13 + NCASES)) ]; do
 	for ro in "" ",ro"; do
 		on $k "$ro" || { echo "CASE$k mount$ro failed"; continue; }
 		find /mnt/pram | while read -r f; do
@@ -210,6 +231,13 @@ for k in 7 8 9 10; do
 	get_slot $k "$work/w.img"
 	check "and on the host" "'$T/fsck.pramfs' -fn '$work/w.img' >/dev/null"
 done
+for k in 11 12; do
+	get_slot $k "$work/old.img"
+	check "a first-revision image (slot $k) mounts, works and checks clean" \
+		"grep -q '^OLD$k 0$' '$work/guest.log'"
+	check "and gains the features it used, no other" \
+		"'$T/pramfs-dump' '$work/old.img' | grep -qE '^features[^0-9]*0 0 $([ $k = 11 ] && echo '0x7 journal' || echo 0x6) links longnames$'"
+done
 check "every repaired image mounts and walks with a clean log" "[ ! -s '$share/cases.log' ]"
 grep -q 'failed' "$work/guest.log" && { echo "FAIL: a mount failed"; fails=$((fails + 1)); }
 [ -s "$share/cases.log" ] && cat "$share/cases.log"
@@ -225,6 +253,6 @@ check "make run's first boot formats, and says so" \
 check "and the second finds it" \
 	"! grep -q 'formatting' '$work/second.log' && grep -q ' /mnt/pram pramfs ' '$work/second.log'"
 # Every check ran: a shell error skips the rest of a loop silently.
-[ "$checks" -eq 27 ] || { echo "FAIL: $checks checks ran, not 27"; fails=$((fails + 1)); }
+[ "$checks" -eq 31 ] || { echo "FAIL: $checks checks ran, not 31"; fails=$((fails + 1)); }
 [ "$fails" -eq 0 ]
 echo "tools: ok"

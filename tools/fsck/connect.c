@@ -113,8 +113,12 @@ static u32 lost_found(struct fsck *f)
 	return f->lost_found = ino;
 }
 
-/* Take @ino out of the list of the directory it names, if one holds it. */
-static void unlist(struct fsck *f, u32 ino)
+/**
+ * fsck_unlist() - take @ino out of the list of the directory it names
+ * @f: the check
+ * @ino: an entry; nothing happens if no list holds it
+ */
+void fsck_unlist(struct fsck *f, u32 ino)
 {
 	u32 dir = le32_to_cpu(pram_img_inode(&f->img, ino)->i_parent), *e, n, i, k = 0;
 	struct pram_dir_scan scan;
@@ -143,7 +147,7 @@ static bool connect(struct fsck *f, u32 ino)
 
 	if (!lf)
 		return false;
-	unlist(f, ino);
+	fsck_unlist(f, ino);
 	if (pram_img_name(&f->img, ino, name, &len) || find_name(f, lf, name, len)) {
 		fsck_list_entries(f, lf, &e, &n, &scan);
 		len = fsck_free_name(f, ino, e, n, name);
@@ -189,10 +193,12 @@ static bool go_home(struct fsck *f, u32 ino)
 		le16_add_cpu(&pram_img_inode(&f->img, dir)->i_links_count, 1);
 		pram_img_resum(&f->img, dir);
 	}
-	*fsck_state(f, ino) |= IN_REACHED;
-	if (*fsck_state(f, ino) & IN_LINK)
+	if (*fsck_state(f, ino) & IN_LINK) {
+		*fsck_state(f, ino) |= IN_REACHED;
 		reach_target(f, ino);
-	reach(f, ino);
+	} else {
+		reach(f, ino);
+	}
 	return true;
 }
 
@@ -211,16 +217,22 @@ static bool holds_nothing(const struct pram_inode *pi, u8 st)
 	       !(st & IN_DATA);
 }
 
-/* A link entry the root does not reach: put back, or freed with its name. */
+/*
+ * A link entry the root does not reach: put back if what it names may
+ * have a name, else freed with its name.
+ */
 static void orphan_link(struct fsck *f, u32 ino)
 {
+	u32 t = pram_img_target(&f->img, ino);
+	u8 st = pram_ino_valid(f->g, t) ? *fsck_state(f, t) : 0;
 	char name[PRAM_NAME_MAX + 1];
 
-	if (go_home(f, ino))
+	if ((st & (IN_USED | IN_DIR | IN_LINK)) == IN_USED && t != PRAM_ROOT_INO &&
+	    go_home(f, ino))
 		return;
 	if (fsck_problem(f, PR_LINK_ORPHAN, "Link entry %u (\"%s\") to inode %u is in no directory",
 			 ino, fsck_name(f, ino, name), pram_img_target(&f->img, ino))) {
-		unlist(f, ino);
+		fsck_unlist(f, ino);
 		fsck_clear_inode(f, ino);
 	}
 }
@@ -244,7 +256,7 @@ static void orphan(struct fsck *f, u32 ino)
 	} else if (holds_nothing(pi, st)) {
 		if (fsck_problem(f, PR_ORPHAN_EMPTY, "Inode %u is in no directory and holds nothing",
 				 ino)) {
-			unlist(f, ino);
+			fsck_unlist(f, ino);
 			fsck_clear_inode(f, ino);
 		}
 	} else if (fsck_problem(f, PR_ORPHAN, "Inode %u (\"%s\") is in no directory",

@@ -9,6 +9,19 @@
 #include <stdlib.h>
 #include "fsck.h"
 
+/* A link entry past the PRAM_LINK_MAX names a count can hold goes. */
+static bool one_too_many(struct fsck *f, u32 ino, u32 t)
+{
+	char name[PRAM_NAME_MAX + 1];
+
+	if (!fsck_problem(f, PR_LINK_TOO_MANY, "Link entry %u (\"%s\"): inode %u has %u names already",
+			  ino, fsck_name(f, ino, name), t, PRAM_LINK_MAX))
+		return false;
+	fsck_unlist(f, ino);
+	fsck_clear_inode(f, ino);
+	return true;
+}
+
 /*
  * The names of every inode reached: its own entry while it is in a
  * list, and each link entry reached that names it.
@@ -26,8 +39,12 @@ static u32 *count_names(struct fsck *f)
 		if (!(st & IN_REACHED))
 			continue;
 		t = (st & IN_LINK) ? pram_img_target(&f->img, ino) : ino;
-		if (t != ino || pram_img_inode(&f->img, ino)->i_parent)
-			names[t - PRAM_ROOT_INO]++;
+		if (t == ino && !pram_img_inode(&f->img, ino)->i_parent)
+			continue;
+		if (t != ino && names[t - PRAM_ROOT_INO] == PRAM_LINK_MAX &&
+		    one_too_many(f, ino, t))
+			continue;
+		names[t - PRAM_ROOT_INO]++;
 	}
 	return names;
 }

@@ -52,6 +52,8 @@ enum problem {
 	PR_NAME_REC_ORPHAN,	/* a name record no entry's name holds */
 	PR_LINK_TARGET,		/* a link entry naming what it may not */
 	PR_LINK_ORPHAN,		/* a link entry in no reachable list */
+	PR_LINK_TOO_MANY,	/* a link entry past PRAM_LINK_MAX names */
+	PR_UNLISTED_NAME,	/* an inode in no list that keeps a name */
 	PR_DELETED,		/* unlinked while open: no links, no parent */
 	PR_ORPHAN_HOME,		/* in no list, its parent reached: relist */
 	PR_ORPHAN_EMPTY,	/* in no directory, holding nothing */
@@ -117,6 +119,7 @@ const char *fsck_name(struct fsck *f, u32 ino, char *buf);
 bool fsck_names_equal(struct fsck *f, u32 ino, const char *name, u32 len);
 void fsck_name_records(struct fsck *f);
 void fsck_clear_inode(struct fsck *f, u32 ino);
+void fsck_unlist(struct fsck *f, u32 ino);
 int fsck_free_name(struct fsck *f, u32 ino, const u32 *e, u32 n, char *name);
 void fsck_rename_entry(struct fsck *f, u32 ino, const u32 *e, u32 n);
 bool fsck_claim(struct fsck *f, u32 block);

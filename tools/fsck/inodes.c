@@ -65,6 +65,31 @@ static int check_record(struct fsck *f, u32 ino, const char **why)
 	return pram_inode_check(&copy, ino, f->g, why);
 }
 
+/*
+ * An inode in no list has no name (the kernel takes it with the entry),
+ * or, deleted by an older kernel, a short valid one: a long name's
+ * records are freed in pass 3 when the name goes. Its names are its
+ * link entries, judged in pass 2.
+ */
+static void check_unlisted_name(struct fsck *f, u32 ino)
+{
+	struct pram_inode *pi = pram_img_inode(&f->img, ino), copy = *pi;
+	char name[PRAM_NAME_MAX + 1];
+	const char *why;
+
+	if (ino == PRAM_ROOT_INO || pi->i_parent ||
+	    pram_mode_is_link(le16_to_cpu(pi->i_mode)))
+		return;
+	copy.i_links_count = cpu_to_le16(S_ISDIR(le16_to_cpu(pi->i_mode)) ? 2 : 1);
+	copy.i_csum = cpu_to_le32(pram_inode_csum(&copy, ino));
+	if (!pram_inode_check(&copy, ino, f->g, &why) ||
+	    !fsck_problem(f, PR_UNLISTED_NAME, "Inode %u is in no directory, but keeps a name (\"%s\"): %s",
+			  ino, fsck_name(f, ino, name), why))
+		return;
+	pram_name_clear(pi);
+	pram_img_resum(&f->img, ino);
+}
+
 /* A new empty root, keeping its list if that is in range. */
 static void remake_root(struct fsck *f)
 {
@@ -104,6 +129,7 @@ static bool pass1_record(struct fsck *f, u32 ino)
 	    fsck_problem(f, PR_INODE_CSUM, "Inode %u passes its checks, but its checksum is wrong",
 			 ino))
 		pram_img_resum(&f->img, ino);
+	check_unlisted_name(f, ino);
 	return true;
 }
 

@@ -40,6 +40,8 @@ static const struct {
 	[PR_NAME_REC_ORPHAN]	= { "Free it", PREEN },
 	[PR_LINK_TARGET]	= { "Remove the name", 0 },
 	[PR_LINK_ORPHAN]	= { "Free it", PREEN },
+	[PR_LINK_TOO_MANY]	= { "Free it", 0 },
+	[PR_UNLISTED_NAME]	= { "Clear the name", PREEN },
 	[PR_DELETED]		= { "Free it", PREEN },
 	[PR_ORPHAN_HOME]	= { "Put it back", PREEN },
 	[PR_ORPHAN_EMPTY]	= { "Clear it", PREEN },

@@ -58,13 +58,6 @@ void pram_build_free_block(struct pram_builder *b, u32 block)
 		b->free_blocks++;
 }
 
-/* Mark a feature in use; the caller commits the superblock. */
-void pram_img_set_incompat(struct pram_image *img, u32 bit)
-{
-	img->sb->s_feature_incompat |= cpu_to_le32(bit);
-	img->geo.incompat |= bit;
-}
-
 /*
  * Give entry @ino the name @name: a long one in new name records. The
  * records of a long name it had are left to whoever frees them (fsck's

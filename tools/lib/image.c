@@ -239,3 +239,17 @@ void pram_img_super_commit(struct pram_image *img)
 	ps->s_csum = cpu_to_le32(pram_super_csum(ps));
 	memcpy(img->base + PRAM_SB_COPY_OFFSET, ps, PRAM_SB_SIZE);
 }
+
+/**
+ * pram_img_set_incompat() - mark a feature in use
+ * @img: the image
+ * @bit: a PRAM_FEATURE_INCOMPAT_* bit
+ *
+ * In the superblock in use and the geometry; the caller commits the
+ * superblock pair (pram_img_super_commit()).
+ */
+void pram_img_set_incompat(struct pram_image *img, u32 bit)
+{
+	img->sb->s_feature_incompat |= cpu_to_le32(bit);
+	img->geo.incompat |= bit;
+}

@@ -65,6 +65,7 @@ static inline struct pram_super_block *pram_img_primary(struct pram_image *img)
 
 void pram_img_resum(struct pram_image *img, u32 ino);
 void pram_img_super_commit(struct pram_image *img);
+void pram_img_set_incompat(struct pram_image *img, u32 bit);
 
 /* build.c: making a filesystem's contents, for mkfs -d and fsck */
 struct pram_builder {
@@ -77,7 +78,6 @@ void pram_build_start(struct pram_builder *b, struct pram_image *img);
 int pram_build_inode(struct pram_builder *b, u32 *ino);
 int pram_build_block(struct pram_builder *b, u32 *block);
 void pram_build_free_block(struct pram_builder *b, u32 block);
-void pram_img_set_incompat(struct pram_image *img, u32 bit);
 int pram_build_name(struct pram_builder *b, u32 ino, const char *name,
 		    size_t len);
 int pram_build_link_entry(struct pram_builder *b, u32 target, u32 *entry);

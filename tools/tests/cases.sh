@@ -62,4 +62,6 @@ hardlink-count 1 -
 link-target 4 f4-link
 link-orphan 1 -
 name-rec-bad 4 long-*
-name-rec-orphan 1 -"
+name-rec-orphan 1 -
+unlisted-name 1 f4
+link-orphan-dir 1 -"

@@ -372,6 +372,33 @@ static void c_link_orphan(void)
 	resum(f4);
 }
 
+/*
+ * /a/f4's own entry gone (its name in /c stays), but a long name left in
+ * its record, naming a slot out of range.
+ */
+static void c_unlisted_name(void)
+{
+	u32 f4 = ino("/a/f4");
+
+	cut(ino("/a"), f4);
+	rec(f4)->i_flags |= cpu_to_le32(PRAM_INODE_LONGNAME);
+	memset(rec(f4)->i_long.l_head, 'h', PRAM_NAME_HEAD);
+	rec(f4)->i_long.l_rec[0] = cpu_to_le32(img.geo.inodes_count + 99);
+	resum(f4);
+}
+
+/* A link entry in no list that names directory /a, its parent /b. */
+static void c_link_orphan_dir(void)
+{
+	u32 l = free_slot();
+
+	rec(l)->i_mode = cpu_to_le16(PRAM_S_IFLINK);
+	rec(l)->i_type.link.ino = cpu_to_le32(ino("/a"));
+	rec(l)->i_parent = cpu_to_le32(ino("/b"));
+	memcpy(rec(l)->i_name, "dirlink", 7);
+	resum(l);
+}
+
 /* A byte of the long name's first record, its checksum left. */
 static void c_name_rec_bad(void)
 {
@@ -411,6 +438,7 @@ static const struct {
 	{ "journal-head", c_journal_head }, { "hardlink-count", c_hardlink_count },
 	{ "link-target", c_link_target }, { "link-orphan", c_link_orphan },
 	{ "name-rec-bad", c_name_rec_bad }, { "name-rec-orphan", c_name_rec_orphan },
+	{ "unlisted-name", c_unlisted_name }, { "link-orphan-dir", c_link_orphan_dir },
 };
 
 int main(int argc, char **argv)

@@ -104,13 +104,16 @@ check_dup() {
 	else bad "dup-block: f1 must keep its blocks and share none with f2"; fi
 }
 # After orphan: /a/f5 in /lost+found with its bytes; after orphan-dir: /b
-# there with its entry; after deleted: /a/f5 freed, not brought back.
+# there with its entry; after deleted: /a/f5 freed, not brought back;
+# after unlisted-name: /a/f4 valid through its other name.
 check_moved() {
 	local right
 	case $1 in
 	orphan) cmp -s "$tree/a/f5" "$work/x/lost+found/f5" ;;
 	orphan-dir) diff -r "$tree/b" "$work/x/lost+found/b" >/dev/null ;;
 	deleted) [ ! -e "$work/x/lost+found/f5" ] && [ ! -e "$work/x/a/f5" ] ;;
+	# f4 lives on through /c/f4-link, as a record the kernel takes.
+	unlisted-name) "$DUMP" -i /c/f4-link "$work/$1.img" | grep -q '^Inode [0-9]*: regular, valid$' ;;
 	*) return ;;
 	esac
 	right=$?
