@@ -22,7 +22,8 @@
  * Each operation prints the number of crash states it checked. The
  * tree holds a file with two names and one with a 200-byte name, so
  * that link, unlink of one of several names, renames of a linked file
- * and of long names are cut too.
+ * and of long names are cut too; a link and a long name on a tree
+ * without either also cut the superblock write of a feature's first use.
  *
  * Needs root, pramfs registered with the knob, PRAM_PHYS and PRAM_SIZE
  * (qemu/run sets them), and fsck.pramfs (the test initramfs has it).
@@ -142,10 +143,11 @@ static const char *long_b(void)
 
 /*
  * Two directories with files of one and of several blocks, a symlink, a
- * subtree to move, empty directories to remove or replace, a file with
- * two names (d1/multi, d2/multi2) and one with a 200-byte name.
+ * subtree to move, empty directories to remove or replace, and unless
+ * @plain (neither feature in use yet) a file with two names (d1/multi,
+ * d2/multi2) and one with a 200-byte name.
  */
-static int make_tree(void)
+static int make_tree(bool plain)
 {
 	static const char *const dirs[] = { "d1", "d2", "d1/sub", "d2/empty", "d1/e2" };
 	static const char *const files[] = { "d1/small", "d1/big", "d2/victim",
@@ -159,14 +161,14 @@ static int make_tree(void)
 	if (put_pattern("d1/small", 100, 1) || put_pattern("d1/big", 5000, 2) ||
 	    put_pattern("d2/victim", 200, 3) || put_pattern("d1/sub/x", 10, 4) ||
 	    put_pattern("d2/zero", 0, 5) || put_pattern("d1/multi", 300, 6) ||
-	    put_pattern(long_a(), 50, 7) ||
+	    (!plain && put_pattern(long_a(), 50, 7)) ||
 	    symlink("small", at("d1/link")))
 		return -1;
-	for (i = 0; i < ARRAY_SIZE(files); i++)
+	for (i = 0; i < ARRAY_SIZE(files) - plain; i++)
 		if (fix_time(files[i] ?: long_a(), FIXED_TIME))
 			return -1;
 	/* After the times: a link changes the file's ctime only. */
-	return link(at("d1/multi"), at("d2/multi2"));
+	return plain ? 0 : link(at("d1/multi"), at("d2/multi2"));
 }
 
 /* ---- what a tree holds ---- */
@@ -269,6 +271,7 @@ static void tree_text(char *out, size_t size, bool blocks)
 struct crash_op {
 	const char *name;
 	int (*run)(void);	/* 0 when it did what it should */
+	bool plain;		/* on the tree without links and long names */
 };
 
 static int op_create(void)
@@ -363,6 +366,7 @@ static int op_link_long(void) { return link(at("d1/small"), at(long_b())); }
 static int op_unlink_first_name(void) { return unlink(at("d1/multi")); }
 static int op_unlink_link_entry(void) { return unlink(at("d2/multi2")); }
 static int op_rename_link_across(void) { return rename(at("d2/multi2"), at("d1/moved")); }
+static int op_rename_first_name_across(void) { return rename(at("d1/multi"), at("d2/away")); }
 static int op_rename_over_linked(void) { return rename(at("d1/small"), at("d2/multi2")); }
 static int op_create_long(void) { return put_pattern(long_b(), 0, 8); }
 static int op_rename_long_to_short(void) { return rename(at(long_a()), at("d1/short")); }
@@ -493,6 +497,16 @@ FIXTURE_VARIANT_ADD(crash, unlink_link_entry) {
 FIXTURE_VARIANT_ADD(crash, rename_link_across) {
 	.op = { "rename_link_across", op_rename_link_across },
 };
+FIXTURE_VARIANT_ADD(crash, rename_first_name_across) {
+	.op = { "rename_first_name_across", op_rename_first_name_across },
+};
+/* The superblock write of a feature's first use is cut too. */
+FIXTURE_VARIANT_ADD(crash, first_link) {
+	.op = { "first_link", op_link, true },
+};
+FIXTURE_VARIANT_ADD(crash, first_long_name) {
+	.op = { "first_long_name", op_create_long, true },
+};
 FIXTURE_VARIANT_ADD(crash, rename_over_linked_file) {
 	.op = { "rename_over_linked_file", op_rename_over_linked },
 };
@@ -541,12 +555,12 @@ FIXTURE_TEARDOWN_PARENT(crash)
 }
 
 /* A fresh filesystem holding the tree, mounted; 0 or -1. */
-static int fresh_tree(const struct nvram *nv)
+static int fresh_tree(const struct nvram *nv, bool plain)
 {
 	if (do_mount(MNT, 0, "physaddr=%#llx,init=%d,bs=%d", nv->phys, FS_SIZE,
 		     FS_BS))
 		return -1;
-	return make_tree();
+	return make_tree(plain);
 }
 
 static bool tree_is_before_or_after(struct crash_run *self, bool ro)
@@ -582,7 +596,7 @@ static int check_state(struct __test_metadata *_metadata,
 	int lines;
 	const char *wrong = NULL;
 
-	if (fresh_tree(&self->nv) || knob_set("crash_tear", tear) ||
+	if (fresh_tree(&self->nv, op->plain) || knob_set("crash_tear", tear) ||
 	    knob_set("crash_after", n))
 		return -1;
 	op->run();
@@ -636,7 +650,7 @@ TEST_F_TIMEOUT(crash, every_persistence_point, 1200)
 	int fences, n, tear, lines;
 
 	/* The count pass: the fences, and the trees before and after. */
-	ASSERT_EQ(0, fresh_tree(&r->nv));
+	ASSERT_EQ(0, fresh_tree(&r->nv, op->plain));
 	tree_text(r->before, sizeof(r->before), true);
 	tree_text(r->before_ro, sizeof(r->before_ro), false);
 	ASSERT_EQ(0, knob_set("crash_after", INT_MAX));
@@ -683,7 +697,7 @@ TEST(image_without_journal_keeps_working)
 		 nv.phys, FS_SIZE);
 	ASSERT_EQ(0, system(cmd));
 	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", nv.phys));
-	ASSERT_EQ(0, make_tree());
+	ASSERT_EQ(0, make_tree(false));
 	ASSERT_EQ(0, op_rename_over_file());
 	ASSERT_EQ(0, op_unlink_big());
 	ASSERT_EQ(0, umount(MNT));

@@ -84,12 +84,15 @@ static void expect_clean(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", nv->phys));
 }
 
+/* lstat(2) of MNT/@name; the test dies when there is none. */
 static struct stat lst(const char *name)
 {
 	struct stat st;
 
-	memset(&st, 0, sizeof(st));
-	lstat(at(name), &st);
+	if (lstat(at(name), &st)) {
+		fprintf(stderr, "# lstat %s: %s\n", name, strerror(errno));
+		abort();
+	}
 	return st;
 }
 
@@ -130,8 +133,10 @@ static uint32_t incompat(const struct nvram *nv)
 	uint8_t *img = nvram_map(nv);
 	uint32_t v;
 
-	if (!img)
-		return ~0U;
+	if (!img) {
+		fprintf(stderr, "# mapping the NVRAM: %s\n", strerror(errno));
+		abort();
+	}
 	v = sb_get(img, SB_INCOMPAT, 4);
 	munmap(img, nv->size);
 	return v;
@@ -173,6 +178,55 @@ TEST_F(link, names_share_the_inode_and_count)
 	/* A write through one name is seen through the other. */
 	ASSERT_EQ(0, put("d/g", "changed"));
 	EXPECT_STREQ("changed", get("f", buf, sizeof(buf)));
+	expect_clean(_metadata, &self->nv, &self->fresh);
+}
+
+/* POSIX's times and counts around link, unlink and rename of a name. */
+TEST_F(link, times_and_counts_on_every_name)
+{
+	struct stat f, d, before_d;
+
+	ASSERT_EQ(0, mkdir(at("d"), 0755));
+	ASSERT_EQ(0, put("f", "x"));
+	before_d = lst("d");
+	usleep(20000);
+	ASSERT_EQ(0, link(at("f"), at("d/g")));
+	d = lst("d");
+	EXPECT_TRUE(later(d.st_mtim, before_d.st_mtim));
+	EXPECT_TRUE(later(d.st_ctim, before_d.st_ctim));
+	EXPECT_EQ(before_d.st_nlink, d.st_nlink);
+	/* The other name sees the ctime change of an unlink. */
+	f = lst("f");
+	usleep(20000);
+	ASSERT_EQ(0, link(at("f"), at("h")));
+	usleep(20000);
+	ASSERT_EQ(0, unlink(at("h")));
+	EXPECT_TRUE(later(lst("d/g").st_ctim, f.st_ctim));
+	EXPECT_EQ(2, lst("f").st_nlink);
+	/* And of a rename of a name. */
+	f = lst("f");
+	usleep(20000);
+	ASSERT_EQ(0, rename(at("d/g"), at("d/g2")));
+	EXPECT_TRUE(later(lst("f").st_ctim, f.st_ctim));
+	remount(_metadata, &self->nv);
+	EXPECT_EQ(2, lst("d/g2").st_nlink);
+	EXPECT_EQ(before_d.st_nlink, lst("d").st_nlink);
+	expect_clean(_metadata, &self->nv, &self->fresh);
+}
+
+/* linkat: AT_SYMLINK_FOLLOW links the target, without it the symlink. */
+TEST_F(link, linkat_follows_a_symlink_when_asked)
+{
+	ASSERT_EQ(0, put("f", "x"));
+	ASSERT_EQ(0, symlink("f", at("sl")));
+	ASSERT_EQ(0, linkat(AT_FDCWD, at("sl"), AT_FDCWD, at("to-f"),
+			    AT_SYMLINK_FOLLOW));
+	ASSERT_EQ(0, linkat(AT_FDCWD, at("sl"), AT_FDCWD, at("to-sl"), 0));
+	EXPECT_EQ(lst("f").st_ino, lst("to-f").st_ino);
+	EXPECT_EQ(lst("sl").st_ino, lst("to-sl").st_ino);
+	EXPECT_TRUE(S_ISLNK(lst("to-sl").st_mode));
+	EXPECT_EQ(2, lst("f").st_nlink);
+	EXPECT_EQ(2, lst("sl").st_nlink);
 	expect_clean(_metadata, &self->nv, &self->fresh);
 }
 
@@ -271,6 +325,11 @@ TEST_F(link, rename_of_and_over_linked_names)
 	EXPECT_TRUE(exists("d1/f"));
 	EXPECT_TRUE(exists("d2/f2"));
 	EXPECT_EQ(2, lst("d2/f2").st_nlink);
+	/* The first name moves across directories; the inode stays one. */
+	ASSERT_EQ(0, rename(at("d1/f"), at("d2/first")));
+	EXPECT_EQ(a.st_ino, lst("d2/first").st_ino);
+	EXPECT_EQ(a.st_ino, dirent_ino("d2", "first"));
+	ASSERT_EQ(0, rename(at("d2/first"), at("d1/f")));
 	/* A link entry moves across directories and is renamed. */
 	ASSERT_EQ(0, rename(at("d2/f2"), at("d1/moved")));
 	EXPECT_EQ(a.st_ino, lst("d1/moved").st_ino);
