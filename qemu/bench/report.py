@@ -46,7 +46,8 @@ def expected(env):
                 figs.append((fs, "entries", f"{op}-{n}", "us/entry"))
         n = env["BENCH_ENTRIES"].split()[-1]
         for op in ("create", "lookup", "readdir"):
-            figs.append((fs, "entries", f"{op}-long-{n}", "us/entry"))
+            for length in (48, 200):
+                figs.append((fs, "entries", f"{op}-{length}b-{n}", "us/entry"))
         figs.append((fs, "mmap", "seq-read", "MB/s"))
         figs.append((fs, "exec", f"start-{env['BENCH_EXEC_N']}x", "ms"))
         for mb in env["BENCH_MOUNT_MB"].split():
@@ -120,12 +121,12 @@ def key_figures(env):
         ("fs_mark create 4 KiB", "fs_mark", "create-4096b", None, ""),
         (f"create, {n} entries", "entries", f"create-{n}", None, ""),
         (f"cold lookup, {n} entries", "entries", f"lookup-{n}", None, ""),
-        (f"create, {n} entries, 200-byte names", "entries", f"create-long-{n}", None,
-         "per entry as 12-byte names"),
-        (f"cold lookup, {n} entries, 200-byte names", "entries", f"lookup-long-{n}", None,
-         "per entry as 12-byte names"),
-        (f"readdir, {n} entries, 200-byte names", "entries", f"readdir-long-{n}", None,
-         "per entry as 12-byte names"),
+        (f"create, {n} entries, 200-byte names", "entries", f"create-200b-{n}", None,
+         "per entry as 48-byte names"),
+        (f"cold lookup, {n} entries, 200-byte names", "entries", f"lookup-200b-{n}", None,
+         "per entry as 48-byte names"),
+        (f"readdir, {n} entries, 200-byte names", "entries", f"readdir-200b-{n}", None,
+         "per entry as 48-byte names"),
         (f"readdir, {small} entries", "entries", f"readdir-{small}", None, ""),
         (f"readdir, {big} entries", "entries", f"readdir-{big}", None,
          f"per entry as at {small}"),
@@ -207,6 +208,15 @@ def main():
               "write protection on over `noprotect`; \"journal / none\" is the "
               "filesystem with the undo journal over the same code on an image "
               "without it (`mkfs.pramfs -O ^journal`).")
+    n = env["BENCH_ENTRIES"].split()[-1]
+    long_short = []
+    for op in ("create", "lookup", "readdir"):
+        x = ratio(stats, sk(PRAMFS, "entries", f"{op}-200b-{n}"),
+                  sk(PRAMFS, "entries", f"{op}-48b-{n}"), "us/entry")
+        long_short.append(f"{op} {rc(x)}")
+    md.append("")
+    md.append(f"PRAMFS with 200-byte names over 48-byte names, {n} entries (1.00: "
+              "the same cost per entry): " + ", ".join(long_short) + ".")
     md.append("")
     fss = ["memcpy"] + env["BENCH_FS"].split()
     full = ["| workload | figure | unit | " + " | ".join(fss) + " |",
