@@ -270,12 +270,16 @@ static void pram_recount_inodes(struct super_block *sb)
  * @fill: makes the record, zeroed, in its write window (its mode must
  *	  not be 0, so that the slot is taken); the checksum is set after
  * @arg: for @fill
+ * @logged: the free slot's zeros go to the journal first; without, the
+ *	    record is written but not undone by recovery, which must know
+ *	    such a record for garbage when nothing holds it (name records:
+ *	    pram_finish_orphans())
  * @ino: the slot's number
  *
  * Return: 0, or -ENOSPC.
  */
 int pram_new_slot(struct super_block *sb, pram_slot_fill_fn fill, void *arg,
-		  u32 *ino)
+		  bool logged, u32 *ino)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
 	struct pram_inode *pi;
@@ -290,7 +294,7 @@ int pram_new_slot(struct super_block *sb, pram_slot_fill_fn fill, void *arg,
 			pram_recount_inodes(sb);
 		goto unlock;
 	}
-	pi = pram_record_begin(sb, *ino);
+	pi = logged ? pram_record_begin(sb, *ino) : pram_record_begin_new(sb, *ino);
 	memset(pi, 0, PRAM_INODE_SIZE);
 	fill(pi, *ino, arg);
 	pram_record_end(sb, pi);
@@ -320,7 +324,7 @@ static void pram_fill_mode(struct pram_inode *pi, u32 ino, void *arg)
  */
 int pram_new_ino(struct super_block *sb, umode_t mode, u32 *ino)
 {
-	return pram_new_slot(sb, pram_fill_mode, &mode, ino);
+	return pram_new_slot(sb, pram_fill_mode, &mode, true, ino);
 }
 
 /**

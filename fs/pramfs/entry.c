@@ -82,7 +82,9 @@ int pram_name_reserve(struct super_block *sb, u32 owner,
 	pram_set_incompat(sb, PRAM_FEATURE_INCOMPAT_LONGNAMES);
 	while (ns->n < want) {
 		f.i = ns->n;
-		err = pram_new_slot(sb, pram_name_fill_rec, &f, &ns->rec[ns->n]);
+		/* Not journaled: pram_name_rec_finish() frees it after a cut. */
+		err = pram_new_slot(sb, pram_name_fill_rec, &f, false,
+				    &ns->rec[ns->n]);
 		if (err) {
 			pram_name_unreserve(sb, ns);
 			return err;
@@ -239,4 +241,46 @@ int pram_new_link(struct super_block *sb, u32 target, u32 *entry)
 	pi->i_type.link.ino = cpu_to_le32(target);
 	pram_record_end(sb, pi);
 	return 0;
+}
+
+/* Does entry @owner's name hold name record @rec? */
+static bool pram_name_rec_held(struct super_block *sb, u32 owner, u32 rec)
+{
+	const struct pram_inode *pi = pram_get_inode(sb, owner);
+	umode_t mode;
+
+	if (!pi || owner == rec)
+		return false;
+	mode = le16_to_cpu(READ_ONCE(pi->i_mode));
+	return (pram_mode_is_inode(mode) || pram_mode_is_link(mode)) &&
+	       (pram_name_rec_at(pi, 0) == rec || pram_name_rec_at(pi, 1) == rec);
+}
+
+/**
+ * pram_name_rec_finish() - free name record @rec if no entry's name holds it
+ * @sb: the superblock, mounted read-write after an unclean stop
+ * @rec: a slot whose mode is PRAM_S_IFNAME, or 0
+ *
+ * Name records are written without the journal (pram_name_reserve()):
+ * one that the operation a power cut undid had taken is held by no name,
+ * whatever its bytes, and goes. A torn one may have lost its mode: a
+ * free slot that is not all zeros is cleared. One that a name holds
+ * stays, good or bad, for the checks of that name.
+ *
+ * Return: whether it was freed or cleared.
+ */
+bool pram_name_rec_finish(struct super_block *sb, u32 rec)
+{
+	const struct pram_name_rec *nr = (const void *)pram_get_inode(sb, rec);
+
+	if (!nr->n_mode) {
+		if (!memchr_inv(nr, 0, PRAM_INODE_SIZE))
+			return false;
+		pram_record_clear(sb, rec);
+		return true;
+	}
+	if (pram_name_rec_held(sb, le32_to_cpu(READ_ONCE(nr->n_owner)), rec))
+		return false;
+	pram_free_ino(sb, rec);
+	return true;
 }

@@ -72,6 +72,24 @@ struct pram_inode *pram_record_begin(struct super_block *sb, u32 ino)
 }
 
 /**
+ * pram_record_begin_new() - as pram_record_begin(), for a free slot
+ * @sb: the superblock
+ * @ino: a free slot, just taken
+ *
+ * Its zeros are not saved in the journal: a power cut before the
+ * commit leaves the record written, and recovery frees it as garbage
+ * (only for records that tell so: see pram_new_slot()).
+ *
+ * Return: the record, writable until pram_record_end().
+ */
+struct pram_inode *pram_record_begin_new(struct super_block *sb, u32 ino)
+{
+	pram_tx_begin(sb);
+	pram_record_lock(sb, ino);
+	return pram_wp_open(sb, pram_get_inode(sb, ino), PRAM_INODE_SIZE);
+}
+
+/**
  * pram_record_end() - checksum the record, close its window and unlock
  * @sb: the superblock
  * @pi: as returned by pram_record_begin()
@@ -308,23 +326,30 @@ static bool pram_finish_one_deleted(struct super_block *sb, u32 ino)
  * pram_finish_orphans() - finish what a power cut left under way
  * @sb: the superblock, mounted read-write after an unclean stop
  * @truncated: the truncates finished
+ * @names: the name records freed
  *
  * Inodes deleted while in use are freed, as their eviction would have
- * done; truncates marked PRAM_INODE_TRUNCATE are finished. A record that
+ * done; truncates marked PRAM_INODE_TRUNCATE are finished; name records
+ * that no entry's name holds (written, not journaled, by an operation
+ * the cut undid, maybe torn: a free slot that is not zero) are freed. A record that
  * fails its checks stays, logged, for fsck.pramfs. The inode table is
  * scanned once, as for the free inode count after an unclean stop.
  *
  * Return: the deleted inodes freed.
  */
-unsigned int pram_finish_orphans(struct super_block *sb, unsigned int *truncated)
+unsigned int pram_finish_orphans(struct super_block *sb, unsigned int *truncated,
+				 unsigned int *names)
 {
 	u32 ino, end = PRAM_ROOT_INO + PRAM_SB(sb)->geo.inodes_count;
 	const struct pram_inode *pi;
 	unsigned int freed = 0;
 
 	*truncated = 0;
+	*names = 0;
 	for (ino = PRAM_ROOT_INO; ino < end; ino++) {
 		pi = pram_get_inode(sb, ino);
+		if (pram_mode_is_name(le16_to_cpu(pi->i_mode)) || !pi->i_mode)
+			*names += pram_name_rec_finish(sb, ino);
 		if (!pram_mode_is_inode(le16_to_cpu(pi->i_mode)))
 			continue;
 		if (ino != PRAM_ROOT_INO && pram_inode_deleted(pi))

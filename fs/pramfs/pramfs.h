@@ -210,7 +210,7 @@ void pram_free_blocks(struct super_block *sb, const u32 *blocks,
 		      unsigned int n);
 typedef void (*pram_slot_fill_fn)(struct pram_inode *pi, u32 ino, void *arg);
 int pram_new_slot(struct super_block *sb, pram_slot_fill_fn fill, void *arg,
-		  u32 *ino);
+		  bool logged, u32 *ino);
 int pram_new_ino(struct super_block *sb, umode_t mode, u32 *ino);
 void pram_free_ino(struct super_block *sb, u32 ino);
 void pram_load_counts(struct super_block *sb);
@@ -235,7 +235,7 @@ void pram_mmap_written(struct inode *inode, loff_t pos, size_t len,
 /* inode.c */
 struct inode *pram_iget(struct super_block *sb, u32 ino);
 unsigned int pram_finish_orphans(struct super_block *sb,
-				 unsigned int *truncated);
+				 unsigned int *truncated, unsigned int *names);
 struct pram_inode *pram_get_inode(struct super_block *sb, u32 ino);
 void pram_evict_inode(struct inode *inode);
 int pram_inode_cache_init(void);
@@ -247,6 +247,7 @@ void pram_init_root(struct super_block *sb, struct pram_inode *pi);
 void pram_record_lock(struct super_block *sb, u32 ino);
 void pram_record_unlock(struct super_block *sb, u32 ino);
 struct pram_inode *pram_record_begin(struct super_block *sb, u32 ino);
+struct pram_inode *pram_record_begin_new(struct super_block *sb, u32 ino);
 void pram_record_end(struct super_block *sb, struct pram_inode *pi);
 void pram_record_patch(struct super_block *sb, u32 ino, __le32 *field,
 		       u32 value);
@@ -277,6 +278,7 @@ void pram_name_set(struct super_block *sb, u32 ino, const struct qstr *name,
 int pram_entry_name_get(struct super_block *sb, u32 ino, char *buf, u32 *len);
 u32 pram_entry_inode(struct super_block *sb, u32 ino);
 int pram_new_link(struct super_block *sb, u32 target, u32 *entry);
+bool pram_name_rec_finish(struct super_block *sb, u32 rec);
 
 extern const struct file_operations pram_dir_operations;
 void pram_dir_forget(struct inode *dir);

@@ -444,15 +444,16 @@ static void pram_init_sb(struct super_block *sb)
  */
 static void pram_recover(struct super_block *sb, int undone, bool clean)
 {
-	unsigned int freed = 0, truncated = 0;
+	unsigned int freed = 0, truncated = 0, names = 0;
 
 	if (sb_rdonly(sb))
 		return;
 	if (!clean)
-		freed = pram_finish_orphans(sb, &truncated);
-	if (undone || freed || truncated)
-		pram_info(sb, "recovered %d operations (%d ranges undone), finished %u orphans (%u deleted, %u truncates)",
-			  !!undone, undone, freed + truncated, freed, truncated);
+		freed = pram_finish_orphans(sb, &truncated, &names);
+	if (undone || freed || truncated || names)
+		pram_info(sb, "recovered %d operations (%d ranges undone), finished %u orphans (%u deleted, %u truncates, %u name records)",
+			  !!undone, undone, freed + truncated + names, freed,
+			  truncated, names);
 }
 
 static int pram_fill_super(struct super_block *sb, struct fs_context *fc)
