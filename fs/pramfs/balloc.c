@@ -20,6 +20,12 @@
  * the transaction that maps them, so a power cut before that leaves no
  * block taken that nothing holds. pram_new_blocks() does both at once,
  * for a caller that links the blocks in its own transaction.
+ *
+ * Blocks freed inside a transaction are held the same way until it
+ * commits (pram_release_freed()): until then a power cut undoes the
+ * free, and the file, or the deleted file the next mount frees again,
+ * points to them once more. A write that took one in that window would
+ * store its bytes where the restored map, or the restored file, reads.
  */
 #include "pramfs.h"
 
@@ -208,6 +214,46 @@ int pram_new_block(struct super_block *sb, u32 *block)
 	return got < 0 ? got : 0;
 }
 
+/*
+ * A block whose bit was just cleared, under s_lock: free at once outside
+ * a transaction, else held out of the search until the commit.
+ */
+static void pram_hold_freed(struct super_block *sb, u32 block)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+
+	if (!pram_tx_active(sb)) {
+		sbi->free_blocks++;
+		return;
+	}
+	/* A few bytes a block, and the free must not fail half done. */
+	xa_store(&sbi->reserved, block, xa_mk_value(1),
+		 GFP_NOFS | __GFP_NOFAIL);
+	xa_set_mark(&sbi->reserved, block, PRAM_HELD_FREED);
+	sbi->nreserved++;
+}
+
+/**
+ * pram_release_freed() - the transaction committed: its freed blocks are free
+ * @sb: the superblock
+ *
+ * Called without s_lock, after the commit.
+ */
+void pram_release_freed(struct super_block *sb)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+	unsigned long block;
+	void *entry;
+
+	mutex_lock(&sbi->s_lock);
+	xa_for_each_marked(&sbi->reserved, block, entry, PRAM_HELD_FREED) {
+		xa_erase(&sbi->reserved, block);
+		sbi->nreserved--;
+		sbi->free_blocks++;
+	}
+	mutex_unlock(&sbi->s_lock);
+}
+
 /**
  * pram_free_blocks() - give @n data blocks back
  * @sb: the superblock
@@ -215,7 +261,8 @@ int pram_new_block(struct super_block *sb, u32 *block)
  * @n: how many
  *
  * A block outside the data area or already free means a corrupt block
- * map: it is logged and left alone.
+ * map: it is logged and left alone. Inside a transaction the blocks
+ * become free for others when it commits.
  */
 void pram_free_blocks(struct super_block *sb, const u32 *blocks,
 		      unsigned int n)
@@ -244,7 +291,7 @@ void pram_free_blocks(struct super_block *sb, const u32 *blocks,
 			w = pram_wp_open(sb, word, sizeof(long));
 		}
 		__clear_bit_le(blocks[i] % BITS_PER_LONG, w);
-		sbi->free_blocks++;
+		pram_hold_freed(sb, blocks[i]);
 	}
 	if (w)
 		pram_wp_close(sb, w, sizeof(long));

@@ -18,8 +18,11 @@
  *
  * Only the window being closed can be torn: lines written earlier were
  * all fenced. The knob is global, for one filesystem and one writing
- * task at a time (the crash kselftest).
+ * task at a time (the crash kselftest), but for crash_commit_delay_ms:
+ * it holds each commit back, so that a second task's work runs while a
+ * transaction is open and the cut can fall on that commit.
  */
+#include <linux/delay.h>
 #include <linux/libnvdimm.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -71,6 +74,26 @@ module_param(crash_lines, uint, 0400);
 MODULE_PARM_DESC(crash_lines, "crash test: lines of the window that was cut");
 module_param(crashed, bool, 0400);
 MODULE_PARM_DESC(crashed, "crash test: the power has gone");
+
+/*
+ * Every commit waits this long first, with its transaction's lock held:
+ * a window in which another task's work runs against the open
+ * transaction, and the test can arm the cut for the commit's own fence.
+ */
+static unsigned int crash_commit_delay_ms;
+module_param(crash_commit_delay_ms, uint, 0600);
+MODULE_PARM_DESC(crash_commit_delay_ms, "crash test: each commit waits this long first");
+
+/**
+ * pram_crash_commit_delay() - a transaction is about to commit
+ */
+void pram_crash_commit_delay(void)
+{
+	unsigned int ms = READ_ONCE(crash_commit_delay_ms);
+
+	if (ms)
+		msleep(ms);
+}
 
 static void *pram_line_start(void *addr)
 {

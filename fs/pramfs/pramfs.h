@@ -96,6 +96,7 @@ struct pram_sb_info {
 	u32			free_blocks;	/* under s_lock; see balloc.c */
 	u32			block_hint;	/* under s_lock */
 	struct xarray		reserved;	/* blocks held by writes, under s_lock */
+#define PRAM_HELD_FREED		XA_MARK_0	/* ... or freed, not committed */
 	unsigned long		nreserved;	/* how many */
 	u32			free_inodes;	/* under s_lock */
 	u32			inode_hint;	/* under s_lock */
@@ -163,6 +164,7 @@ void pram_super_commit(struct super_block *sb, struct pram_super_block *ps);
 void *pram_crash_open(void *addr, size_t len);
 bool pram_crash_close(void *waddr);
 void *pram_crash_target(void *waddr);
+void pram_crash_commit_delay(void);
 #else
 static inline void *pram_crash_open(void *addr, size_t len)
 {
@@ -177,6 +179,10 @@ static inline bool pram_crash_close(void *waddr)
 static inline void *pram_crash_target(void *waddr)
 {
 	return NULL;
+}
+
+static inline void pram_crash_commit_delay(void)
+{
 }
 #endif
 
@@ -196,6 +202,7 @@ void pram_tx_begin(struct super_block *sb);
 void pram_tx_begin_parts(struct super_block *sb);
 void pram_tx_checkpoint(struct super_block *sb);
 void pram_tx_end(struct super_block *sb);
+bool pram_tx_active(struct super_block *sb);
 void pram_tx_log(struct super_block *sb, const void *addr, size_t len);
 
 /* balloc.c: the allocators' glue, under s_lock */
@@ -206,6 +213,7 @@ void pram_claim_blocks(struct super_block *sb, const u32 *blocks,
 		       unsigned int n);
 void pram_unreserve_blocks(struct super_block *sb, const u32 *blocks,
 			   unsigned int n);
+void pram_release_freed(struct super_block *sb);
 void pram_free_blocks(struct super_block *sb, const u32 *blocks,
 		      unsigned int n);
 typedef void (*pram_slot_fill_fn)(struct pram_inode *pi, u32 ino, void *arg);

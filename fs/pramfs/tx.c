@@ -82,6 +82,7 @@ static void pram_tx_commit(struct super_block *sb)
 
 	if (tx->next == 1)
 		return;
+	pram_crash_commit_delay();
 	h = pram_wp_open(sb, pram_journal_head(sb), sizeof(*h));
 	WRITE_ONCE(h->j_gen, cpu_to_le32(tx->gen + 1));
 	pram_wp_close(sb, h, sizeof(*h));
@@ -105,10 +106,23 @@ void pram_tx_end(struct super_block *sb)
 	if (--tx->depth)
 		return;
 	pram_tx_commit(sb);
+	if (xa_marked(&PRAM_SB(sb)->reserved, PRAM_HELD_FREED))
+		pram_release_freed(sb);
 	tx->in_parts = false;
 	tx->owner = NULL;
 	memalloc_nofs_restore(tx->nofs);
 	mutex_unlock(&tx->lock);
+}
+
+/**
+ * pram_tx_active() - is the current task in a transaction that logs?
+ * @sb: the superblock
+ */
+bool pram_tx_active(struct super_block *sb)
+{
+	struct pram_tx *tx = &PRAM_SB(sb)->tx;
+
+	return tx->enabled && tx->owner == current;
 }
 
 /*

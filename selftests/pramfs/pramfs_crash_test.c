@@ -714,4 +714,113 @@ TEST(image_without_journal_keeps_working)
 	EXPECT_EQ(0, umount(MNT));
 }
 
+/* Write @len bytes of @byte at @off of @name; 0 or an errno. */
+static int write_at(const char *name, off_t off, int byte, size_t len)
+{
+	uint8_t buf[4096];
+	int fd = open(at(name), O_WRONLY | O_CREAT, 0644), err = 0;
+
+	if (fd < 0 || len > sizeof(buf))
+		return errno;
+	memset(buf, byte, len);
+	if (pwrite(fd, buf, len, off) != (ssize_t)len)
+		err = errno ?: EIO;
+	close(fd);
+	return err;
+}
+
+/* Fill the filesystem to its last block; 0 or -1. */
+static int fill_up(const char *name)
+{
+	uint8_t buf[1024];
+	int fd = open(at(name), O_WRONLY | O_CREAT, 0644);
+
+	if (fd < 0)
+		return -1;
+	memset(buf, 0x5a, sizeof(buf));
+	while (write(fd, buf, sizeof(buf)) > 0)
+		;
+	close(fd);
+	return errno == ENOSPC ? 0 : -1;
+}
+
+/* Run @fn in a child, after @delay_ms; its pid. */
+static pid_t run_later(int (*fn)(void), unsigned int delay_ms)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		usleep(delay_ms * 1000);
+		_exit(fn());
+	}
+	return pid;
+}
+
+static int unlink_victim(void)
+{
+	return unlink(at("victim")) ? errno : 0;
+}
+
+/* Three blocks, all the filesystem has free once the victim is freed. */
+static int write_three_blocks(void)
+{
+	return write_at("writer", FS_BS, 0xa5, 3 * FS_BS);
+}
+
+/*
+ * Blocks freed in a transaction are not another task's until it commits.
+ * The victim's eviction frees its data block and its two map blocks,
+ * the only blocks free, and waits in its commit (crash_commit_delay_ms);
+ * meanwhile another task appends three blocks to a file. The power goes
+ * at the eviction's commit: the next mount undoes the free, and the
+ * deleted victim is freed again from its map. Had the writer been given
+ * those blocks, the map blocks would hold its bytes (0xa5, block numbers
+ * out of range) past the entries the journal restores, and the orphan
+ * pass and fsck.pramfs would find a broken map.
+ */
+TEST(freed_blocks_wait_for_the_commit)
+{
+	struct nvram nv;
+	const char *why = missing_prerequisite(&nv);
+	pid_t remover, writer;
+	int st_remover, st_writer, bad_maps;
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, knob_set("crash_after", -1)) {
+		TH_LOG("no power-cut knob: pramfs.ko without CONFIG_PRAMFS_CRASH_TEST");
+	}
+	mkdir(MNT, 0755);
+	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx,init=%d,bs=%d", nv.phys,
+			      FS_SIZE, FS_BS));
+	ASSERT_EQ(0, write_at("victim", 0, 0x11, FS_BS));
+	ASSERT_EQ(0, write_at("writer", 0, 0x22, FS_BS));
+	ASSERT_EQ(0, fill_up("filler"));
+
+	/* Each commit waits 2 s: the unlink's, then the eviction's. */
+	ASSERT_EQ(0, knob_set("crash_commit_delay_ms", 2000));
+	remover = run_later(unlink_victim, 0);
+	writer = run_later(write_three_blocks, 2600);
+	usleep(3300 * 1000);
+	/* The writer is done or waits for the transaction: cut its commit. */
+	ASSERT_EQ(0, knob_set("crash_tear", -1));
+	ASSERT_EQ(0, knob_set("crash_after", 0));
+	ASSERT_EQ(remover, waitpid(remover, &st_remover, 0));
+	ASSERT_EQ(writer, waitpid(writer, &st_writer, 0));
+	knob_set("crash_commit_delay_ms", 0);
+	umount(MNT);
+	EXPECT_TRUE(knob_crashed());
+	ASSERT_EQ(0, knob_set("crash_after", -1));
+	TH_LOG("unlink: %s; the writer's append: %s",
+	       strerror(WEXITSTATUS(st_remover)), strerror(WEXITSTATUS(st_writer)));
+
+	bad_maps = klog_count("outside the data area");
+	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", nv.phys));
+	EXPECT_EQ(bad_maps, klog_count("outside the data area"));
+	EXPECT_EQ(0, umount(MNT));
+	EXPECT_EQ(0, run_fsck(&nv)) {
+		system("head -n 12 /tmp/crash-fsck.out >&2");
+	}
+}
+
 TEST_HARNESS_MAIN
