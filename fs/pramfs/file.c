@@ -15,6 +15,7 @@
 #include <linux/falloc.h>
 #include <linux/libnvdimm.h>
 #include <linux/sched.h>
+#include <linux/sort.h>
 #include <linux/uio.h>
 #include "pramfs.h"
 
@@ -35,6 +36,7 @@ struct pram_reserve {
 	unsigned int	pending;	/* entries to set from there */
 	u32		written[PRAM_RESERVE];
 	loff_t		end;		/* the bytes written so far end here */
+	loff_t		recorded;	/* the last commit's end, in the record */
 	/*
 	 * Map blocks made for the pending entries, zeroed but not linked
 	 * yet: they are linked in the transaction that sets the entries,
@@ -73,15 +75,31 @@ static void pram_set_row_block(struct inode *inode, u32 block)
 	pram_record_end(inode->i_sb, pi);
 }
 
-static void pram_set_entry(struct super_block *sb, __le32 *entry, u32 block)
+/*
+ * Set the map entries [@entry, @entry + @n), which lie in one map block,
+ * to @blocks, in the open transaction. In a map block that the same
+ * transaction links (@fresh), they need no journal: a cut before the
+ * commit leaves that block free again, and nothing points to it.
+ */
+static void pram_set_entries(struct super_block *sb, __le32 *entry,
+			     const u32 *blocks, unsigned int n, bool fresh)
 {
+	size_t len = n * sizeof(*entry);
+	unsigned int i;
 	__le32 *w;
 
+	if (!fresh)
+		pram_tx_log(sb, entry, len);
+	w = pram_wp_open(sb, entry, len);
+	for (i = 0; i < n; i++)
+		w[i] = cpu_to_le32(blocks[i]);
+	pram_wp_close(sb, w, len);
+}
+
+static void pram_set_entry(struct super_block *sb, __le32 *entry, u32 block)
+{
 	pram_tx_begin(sb);
-	pram_tx_log(sb, entry, sizeof(*entry));
-	w = pram_wp_open(sb, entry, sizeof(*entry));
-	*w = cpu_to_le32(block);
-	pram_wp_close(sb, w, sizeof(*entry));
+	pram_set_entries(sb, entry, &block, 1, false);
 	pram_tx_end(sb);
 }
 
@@ -199,11 +217,6 @@ static void pram_reserve_release(struct super_block *sb,
 }
 
 /*
- * A new map block, zeroed, then claimed, pointed to (by the row entry
- * @entry, or by the inode when @entry is NULL) and counted in the inode
- * in one transaction.
- */
-/*
  * Link a zeroed map block: claimed, pointed to by the row entry @entry
  * (or by the inode, when @entry is NULL) and counted, in the open
  * transaction or one of its own.
@@ -273,34 +286,83 @@ static u32 pram_current_column(const __le32 *rows, u32 r,
 	return 0;
 }
 
+/* What one commit of a write links: the blocks it claims, new map blocks. */
+struct pram_link {
+	u32		claim[PRAM_RESERVE + PRAM_NEW_COLS + 1];
+	unsigned int	nclaim;
+	u32		row;			/* a new row block, or 0 */
+	u32		cols[PRAM_NEW_COLS];	/* new column blocks */
+	unsigned int	ncols;
+};
+
+static u32 pram_block_of(struct super_block *sb, const void *addr)
+{
+	return (addr - PRAM_SB(sb)->virt_addr) >> sb->s_blocksize_bits;
+}
+
+/* The entries from @entry to the end of the map block holding it. */
+static unsigned int pram_entries_left(struct super_block *sb,
+				      const __le32 *entry)
+{
+	u32 off = ((const void *)entry - PRAM_SB(sb)->virt_addr) &
+		  (sb->s_blocksize - 1);
+
+	return (sb->s_blocksize - off) / sizeof(*entry);
+}
+
 /*
  * Link the new map blocks that entries [@entry, @entry + @n) lie in (two
- * columns next to each other in the NVRAM, at most), in the open
- * transaction.
+ * columns next to each other in the NVRAM, at most), and the row if it
+ * is new, in the open transaction: their row entries are set, and they
+ * go in @l, to be claimed and counted with the data blocks. A new row's
+ * pointer is for the caller to set in the inode's record.
  */
 static void pram_link_new_maps(struct inode *inode, struct pram_reserve *res,
-			       const __le32 *entry, unsigned int n)
+			       const __le32 *entry, unsigned int n,
+			       struct pram_link *l)
 {
 	struct super_block *sb = inode->i_sb;
 	u32 row = res->new_row ?: pram_row_block(inode), first, last, b;
-	const void *base = PRAM_SB(sb)->virt_addr;
+	__le32 *rows = pram_block_addr(sb, row);
 	unsigned int i, j;
 
-	first = ((const void *)entry - base) >> sb->s_blocksize_bits;
-	last = ((const void *)(entry + n - 1) - base) >> sb->s_blocksize_bits;
+	first = pram_block_of(sb, entry);
+	last = pram_block_of(sb, entry + n - 1);
 	if (res->new_row) {
-		pram_link_map_block(inode, NULL, res->new_row);
+		l->row = res->new_row;
+		l->claim[l->nclaim++] = l->row;
 		res->new_row = 0;
 	}
 	for (i = 0, j = 0; i < res->new_cols; i++) {
 		b = res->new_col[i].block;
-		if (b >= first && b <= last)
-			pram_link_map_block(inode, (__le32 *)pram_block_addr(sb, row) +
-					    res->new_col[i].r, b);
-		else
+		if (b < first || b > last) {
 			res->new_col[j++] = res->new_col[i];
+			continue;
+		}
+		pram_set_entries(sb, &rows[res->new_col[i].r], &b, 1,
+				 l->row == row);
+		l->claim[l->nclaim++] = b;
+		l->cols[l->ncols++] = b;
 	}
 	res->new_cols = j;
+}
+
+/* Is map block @block one that @l links? */
+static bool pram_link_fresh(const struct pram_link *l, u32 block)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->ncols; i++)
+		if (l->cols[i] == block)
+			return true;
+	return false;
+}
+
+static int pram_cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
 }
 
 /* The write is over: map blocks it made and did not use go back. */
@@ -390,33 +452,42 @@ static int pram_map_slot(struct inode *inode, u64 fblock,
 
 /*
  * Map @n written blocks from column entry @entry on, in one transaction:
- * the blocks claimed, the entries set, and the inode's block count, size
- * (up to @end, when that is past it) and times. A power cut leaves the
- * file as it was or with all of them.
+ * the new map blocks they need linked, all the blocks claimed, the
+ * entries set, and the inode's block count, size (up to @end, when that
+ * is past it) and times in one write of its record. A power cut leaves
+ * the file as it was or with all of them.
  */
 static void pram_commit_blocks(struct inode *inode, struct pram_reserve *res,
 			       __le32 *entry, const u32 *blocks, unsigned int n,
 			       loff_t end)
 {
 	struct super_block *sb = inode->i_sb;
-	size_t len = n * sizeof(__le32);
-	unsigned int i;
-	__le32 *w;
+	struct pram_link l = { };
+	struct pram_inode *pi;
+	unsigned int i, piece;
 
 	pram_tx_begin(sb);
 	if (res)
-		pram_link_new_maps(inode, res, entry, n);
-	pram_claim_blocks(sb, blocks, n);
-	pram_tx_log(sb, entry, len);
-	w = pram_wp_open(sb, entry, len);
-	for (i = 0; i < n; i++)
-		w[i] = cpu_to_le32(blocks[i]);
-	pram_wp_close(sb, w, len);
-	pram_add_blocks(inode, n);
+		pram_link_new_maps(inode, res, entry, n, &l);
+	memcpy(l.claim + l.nclaim, blocks, n * sizeof(*blocks));
+	l.nclaim += n;
+	sort(l.claim, l.nclaim, sizeof(*l.claim), pram_cmp_u32, NULL);
+	pram_claim_blocks(sb, l.claim, l.nclaim);
+	pram_add_blocks(inode, l.nclaim);
+	/* The entries may run into the next column, next in the NVRAM. */
+	for (i = 0; i < n; i += piece) {
+		piece = min(n - i, pram_entries_left(sb, entry + i));
+		pram_set_entries(sb, entry + i, blocks + i, piece,
+				 pram_link_fresh(&l, pram_block_of(sb, entry + i)));
+	}
 	if (end > i_size_read(inode))
 		i_size_write(inode, end);
 	inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));
-	pram_update_inode(inode);
+	pi = pram_record_begin(sb, inode->i_ino);
+	if (l.row)
+		pi->i_type.reg.row_block = cpu_to_le32(l.row);
+	pram_inode_to_record(inode, pi);
+	pram_record_end(sb, pi);
 	pram_tx_end(sb);
 }
 
@@ -433,6 +504,7 @@ static void pram_commit_pending(struct inode *inode, struct pram_reserve *res)
 	pram_commit_blocks(inode, res, res->entry, res->written, res->pending,
 			   res->end);
 	res->pending = 0;
+	res->recorded = res->end;
 }
 
 /* Map a written fresh block now, or with the entries next to it. */
@@ -575,12 +647,14 @@ static ssize_t pram_write_piece(struct inode *inode, loff_t pos,
  * of each piece are faulted in before its window opens (pram_copy_in()
  * copies with faults off); a piece that comes up short is retried from
  * where it stopped, and -EFAULT ends the write only when no byte of the
- * rest can be faulted in.
+ * rest can be faulted in. *@recorded says whether the inode's record
+ * holds its size, block count and times as the write left them: the
+ * last piece committed new blocks.
  */
 static ssize_t pram_write_blocks(struct inode *inode, loff_t pos,
-				 struct iov_iter *from)
+				 struct iov_iter *from, bool *recorded)
 {
-	struct pram_reserve res = { };
+	struct pram_reserve res = { .recorded = -1 };
 	ssize_t written = 0, done = 0;
 	size_t len;
 	u64 first, last;
@@ -611,6 +685,7 @@ static ssize_t pram_write_blocks(struct inode *inode, loff_t pos,
 	pram_commit_pending(inode, &res);
 	pram_drop_new_maps(inode->i_sb, &res);
 	pram_reserve_release(inode->i_sb, &res);
+	*recorded = written > 0 && res.recorded == pos;
 	return written ?: done;
 }
 
@@ -618,6 +693,7 @@ static ssize_t pram_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
 	struct file *file = iocb->ki_filp;
 	struct inode *inode = file_inode(file);
+	bool recorded = false;
 	blkcnt_t blocks;
 	ssize_t ret;
 
@@ -638,17 +714,20 @@ static ssize_t pram_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	if (ret)
 		goto unlock_inode;
 	blocks = inode->i_blocks;
-	ret = pram_write_blocks(inode, iocb->ki_pos, from);
+	ret = pram_write_blocks(inode, iocb->ki_pos, from, &recorded);
 	if (ret > 0) {
 		pram_mmap_written(inode, iocb->ki_pos, ret,
 				  inode->i_blocks != blocks);
 		iocb->ki_pos += ret;
 		if (iocb->ki_pos > i_size_read(inode))
 			i_size_write(inode, iocb->ki_pos);
-		inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));
+		if (!recorded)
+			inode_set_mtime_to_ts(inode,
+					      inode_set_ctime_current(inode));
 	}
 	/* Size, times and blocks (taken even by a failed write) at once. */
-	pram_update_inode(inode);
+	if (!recorded)
+		pram_update_inode(inode);
 unlock_inode:
 	inode_unlock(inode);
 	return ret;

@@ -362,13 +362,13 @@ unsigned int pram_finish_orphans(struct super_block *sb, unsigned int *truncated
 }
 
 /**
- * pram_update_inode() - write the VFS inode's attributes to NVRAM
+ * pram_inode_to_record() - the VFS inode's attributes into its record
  * @inode: the inode
+ * @pi: its record, open (pram_record_begin())
  */
-void pram_update_inode(struct inode *inode)
+void pram_inode_to_record(struct inode *inode, struct pram_inode *pi)
 {
 	struct super_block *sb = inode->i_sb;
-	struct pram_inode *pi = pram_record_begin(sb, inode->i_ino);
 
 	pi->i_mode = cpu_to_le16(inode->i_mode);
 	pi->i_uid = cpu_to_le32(i_uid_read(inode));
@@ -379,7 +379,18 @@ void pram_update_inode(struct inode *inode)
 	pi->i_atime = pram_time_pack(inode_get_atime(inode));
 	pi->i_mtime = pram_time_pack(inode_get_mtime(inode));
 	pi->i_ctime = pram_time_pack(inode_get_ctime(inode));
-	pram_record_end(sb, pi);
+}
+
+/**
+ * pram_update_inode() - write the VFS inode's attributes to NVRAM
+ * @inode: the inode
+ */
+void pram_update_inode(struct inode *inode)
+{
+	struct pram_inode *pi = pram_record_begin(inode->i_sb, inode->i_ino);
+
+	pram_inode_to_record(inode, pi);
+	pram_record_end(inode->i_sb, pi);
 }
 
 /*

@@ -250,6 +250,7 @@ int pram_inode_cache_init(void);
 void pram_inode_cache_destroy(void);
 struct inode *pram_alloc_inode(struct super_block *sb);
 void pram_free_inode(struct inode *inode);
+void pram_inode_to_record(struct inode *inode, struct pram_inode *pi);
 void pram_update_inode(struct inode *inode);
 void pram_init_root(struct super_block *sb, struct pram_inode *pi);
 void pram_record_lock(struct super_block *sb, u32 ino);
