@@ -1020,13 +1020,78 @@ static int pram_setsize(struct inode *inode, loff_t size)
 	return 0;
 }
 
+/* Blocks a deleted file may have, map blocks included, to go in one step. */
+#define PRAM_FREE_STEP	16
+
+/*
+ * Add the blocks @map[0, @n) names to @blocks, which holds *@count of at
+ * most PRAM_FREE_STEP. Return: false when they do not fit.
+ */
+static bool pram_gather_entries(const __le32 *map, u32 n, u32 *blocks,
+				unsigned int *count)
+{
+	const void *end = map + n, *byte = map;
+	const __le32 *e;
+
+	/* The first nonzero byte lies in the entry to take. */
+	while ((byte = memchr_inv(byte, 0, end - byte))) {
+		if (*count == PRAM_FREE_STEP)
+			return false;
+		e = map + (byte - (const void *)map) / sizeof(*e);
+		blocks[(*count)++] = le32_to_cpu(*e);
+		byte = e + 1;
+	}
+	return true;
+}
+
+/*
+ * Every block of a small deleted file, its map blocks included, in one
+ * step: their bits are cleared and the inode's map pointer and block
+ * count with them. The map blocks keep their stale entries: they are
+ * free, and a map block is zeroed when it is taken again. Return: false
+ * when the file has more blocks than a step frees, or a map block out
+ * of range; the caller then frees them piece by piece.
+ */
+static bool pram_free_small_map(struct inode *inode, u32 row)
+{
+	struct super_block *sb = inode->i_sb;
+	const struct pram_geometry *g = &PRAM_SB(sb)->geo;
+	u32 entries = pram_map_entries(inode->i_blkbits), blocks[PRAM_FREE_STEP];
+	unsigned int n = 1, columns, i;
+	struct pram_inode *pi;
+
+	if (inode->i_blocks >> (inode->i_blkbits - 9) > PRAM_FREE_STEP ||
+	    !pram_block_valid(g, row))
+		return false;
+	blocks[0] = row;
+	if (!pram_gather_entries(pram_block_addr(sb, row), entries, blocks, &n))
+		return false;
+	for (columns = n, i = 1; i < columns; i++)
+		if (!pram_block_valid(g, blocks[i]) ||
+		    !pram_gather_entries(pram_block_addr(sb, blocks[i]),
+					 entries, blocks, &n))
+			return false;
+	sort(blocks, n, sizeof(*blocks), pram_cmp_u32, NULL);
+	pram_tx_checkpoint(sb);
+	pram_tx_begin(sb);
+	pram_free_blocks(sb, blocks, n);
+	inode->i_blocks = 0;
+	pi = pram_record_begin(sb, inode->i_ino);
+	pi->i_type.reg.row_block = 0;
+	pi->i_blocks = 0;
+	pram_record_end(sb, pi);
+	pram_tx_end(sb);
+	return true;
+}
+
 /**
  * pram_free_data() - give back every block of an inode being deleted
  * @inode: the inode; nothing else refers to it
  *
- * In pieces that leave map and block count agreeing, inside the
- * caller's pram_tx_begin_parts() work: a power cut in between leaves a
- * deleted inode with fewer blocks, which the next mount frees
+ * A small file's in one step (pram_free_small_map()); a larger one's in
+ * pieces that leave map and block count agreeing, inside the caller's
+ * pram_tx_begin_parts() work: a power cut in between leaves a deleted
+ * inode with fewer blocks, which the next mount frees
  * (pram_finish_orphans()).
  */
 void pram_free_data(struct inode *inode)
@@ -1034,7 +1099,9 @@ void pram_free_data(struct inode *inode)
 	u32 block;
 
 	if (S_ISREG(inode->i_mode)) {
-		pram_truncate_blocks(inode, 0);
+		block = pram_row_block(inode);
+		if (block && !pram_free_small_map(inode, block))
+			pram_truncate_blocks(inode, 0);
 	} else if (S_ISLNK(inode->i_mode)) {
 		block = pram_row_block(inode);
 		if (block)
