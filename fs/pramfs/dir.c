@@ -586,7 +586,8 @@ void pram_dir_link(struct inode *dir, u32 ino, const struct qstr *name,
  * i_parent are cleared: an inode with no parent is in no directory.
  */
 static void pram_dir_take_out(struct inode *dir, u32 ino,
-			      const struct pram_list_pos *pos, bool for_good)
+			      const struct pram_list_pos *pos, bool for_good,
+			      struct inode *inode)
 {
 	struct super_block *sb = dir->i_sb;
 	struct pram_dir_index *idx = PRAM_I(dir)->i_index;
@@ -599,6 +600,8 @@ static void pram_dir_take_out(struct inode *dir, u32 ino,
 	pram_set_prev(dir, idx, pos->next, pos->prev);
 	pram_name_recs_of(sb, ino, recs);
 	pi = pram_record_begin(sb, ino);
+	if (inode)
+		pram_inode_to_record(inode, pi);
 	pi->i_prev = 0;
 	pi->i_next = 0;
 	pi->i_parent = 0;
@@ -619,7 +622,7 @@ static void pram_dir_take_out(struct inode *dir, u32 ino,
  */
 void pram_dir_unlink(struct inode *dir, u32 ino, const struct pram_list_pos *pos)
 {
-	pram_dir_take_out(dir, ino, pos, false);
+	pram_dir_take_out(dir, ino, pos, false, NULL);
 }
 
 /**
@@ -627,13 +630,16 @@ void pram_dir_unlink(struct inode *dir, u32 ino, const struct pram_list_pos *pos
  * @dir: the directory
  * @ino: an entry of @dir
  * @pos: from pram_dir_find_entry()
+ * @inode: the VFS inode whose own record @ino is, to write its
+ *	   attributes in the same store, or NULL
  *
  * As pram_dir_unlink(), and the entry loses its name (a long one's
  * records are freed): an inode in no list has none.
  */
-void pram_dir_remove(struct inode *dir, u32 ino, const struct pram_list_pos *pos)
+void pram_dir_remove(struct inode *dir, u32 ino, const struct pram_list_pos *pos,
+		     struct inode *inode)
 {
-	pram_dir_take_out(dir, ino, pos, true);
+	pram_dir_take_out(dir, ino, pos, true, inode);
 }
 
 /**

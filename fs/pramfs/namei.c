@@ -23,6 +23,16 @@ static void pram_touch_dir(struct inode *dir)
 	pram_update_inode(dir);
 }
 
+/* A new inode's record, from the VFS inode: all of it in one write. */
+static void pram_fill_new(struct pram_inode *pi, u32 ino, void *arg)
+{
+	struct inode *inode = arg;
+
+	pram_inode_to_record(inode, pi);
+	if (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode))
+		pi->i_type.dev.rdev = cpu_to_le32(new_encode_dev(inode->i_rdev));
+}
+
 /*
  * A new inode for @dir, written to NVRAM but in no list yet (its i_parent
  * is 0). On a later failure, clear_nlink() and discard_new_inode() give
@@ -33,7 +43,6 @@ static struct inode *pram_new_inode(struct mnt_idmap *idmap, struct inode *dir,
 				    dev_t rdev)
 {
 	struct super_block *sb = dir->i_sb;
-	struct pram_inode *pi;
 	struct inode *inode;
 	u32 ino;
 	int err;
@@ -44,20 +53,14 @@ static struct inode *pram_new_inode(struct mnt_idmap *idmap, struct inode *dir,
 	if (!inode)
 		return ERR_PTR(-ENOMEM);
 	inode_init_owner(idmap, inode, dir, mode);
-	err = pram_new_ino(sb, inode->i_mode, &ino);
-	if (err)
-		goto put_inode;
-	inode->i_ino = ino;
 	simple_inode_init_ts(inode);
 	if (S_ISDIR(inode->i_mode))
 		set_nlink(inode, 2);
 	pram_set_ops(inode, rdev);
-	if (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode)) {
-		pi = pram_record_begin(sb, ino);
-		pi->i_type.dev.rdev = cpu_to_le32(new_encode_dev(rdev));
-		pram_record_end(sb, pi);
-	}
-	pram_update_inode(inode);
+	err = pram_new_slot(sb, pram_fill_new, inode, true, &ino);
+	if (err)
+		goto put_inode;
+	inode->i_ino = ino;
 	err = insert_inode_locked(inode);
 	if (err) {
 		pram_error(sb, ino, "new inode is already in use");
@@ -232,8 +235,9 @@ static void pram_drop_dir_link(struct inode *dir)
 }
 
 /*
- * @inode's entry is out of @dir: drop the links it held, one for a
- * file; both of a directory, and its ".." in @dir.
+ * @inode's entry is going from @dir: drop the links it held, one for a
+ * file; both of a directory, and its ".." in @dir. In memory: the caller
+ * writes the record.
  */
 static void pram_entry_dropped(struct inode *dir, struct inode *inode)
 {
@@ -244,21 +248,26 @@ static void pram_entry_dropped(struct inode *dir, struct inode *inode)
 	} else {
 		drop_nlink(inode);
 	}
-	pram_update_inode(inode);
 }
 
 /*
  * Take the entry @entry of @inode out of @dir for good (its name goes
- * with it): a link entry's slot is freed; an inode's own entry leaves it
- * in no list, until eviction frees it or its other names keep it.
+ * with it) and drop the links it held: a link entry's slot is freed; an
+ * inode's own entry leaves it in no list, until eviction frees it or its
+ * other names keep it, its attributes written with its list links.
  */
 static void pram_entry_remove(struct inode *dir, u32 entry,
 			      const struct pram_list_pos *pos,
 			      struct inode *inode)
 {
-	pram_dir_remove(dir, entry, pos);
-	if (entry != inode->i_ino)
+	bool own = entry == inode->i_ino;
+
+	pram_entry_dropped(dir, inode);
+	pram_dir_remove(dir, entry, pos, own ? inode : NULL);
+	if (!own) {
 		pram_free_ino(dir->i_sb, entry);
+		pram_update_inode(inode);
+	}
 }
 
 /*
@@ -289,7 +298,6 @@ static int pram_remove(struct inode *dir, struct dentry *dentry)
 	if (err)
 		return err;
 	pram_entry_remove(dir, entry, &pos, inode);
-	pram_entry_dropped(dir, inode);
 	pram_touch_dir(dir);
 	return 0;
 }
@@ -539,7 +547,6 @@ static int pram_rename_one(struct pram_rename_plan *p, struct dentry *old_dentry
 		if (old_dir != new_dir)
 			pram_dir_pos_skip(&p->ma.to, p->eb, &p->b_pos);
 		pram_entry_remove(new_dir, p->eb, &p->b_pos, target);
-		pram_entry_dropped(new_dir, target);
 	}
 	if (old_dir == new_dir)
 		pram_dir_rename(old_dir, p->ea, &new_dentry->d_name, &p->na);

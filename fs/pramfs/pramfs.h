@@ -305,7 +305,7 @@ void pram_dir_link(struct inode *dir, u32 ino, const struct qstr *name,
 void pram_dir_unlink(struct inode *dir, u32 ino,
 		     const struct pram_list_pos *pos);
 void pram_dir_remove(struct inode *dir, u32 ino,
-		     const struct pram_list_pos *pos);
+		     const struct pram_list_pos *pos, struct inode *inode);
 void pram_dir_rename(struct inode *dir, u32 ino, const struct qstr *name,
 		     struct pram_name_slots *ns);
 int pram_add_entry(struct inode *dir, u32 ino, const struct qstr *name);
