@@ -49,6 +49,19 @@ void pram_record_unlock(struct super_block *sb, u32 ino)
 	mutex_unlock(pram_record_mutex(sb, ino));
 }
 
+/* The record's lock, its window, and its old bytes in the journal if @logged. */
+static struct pram_inode *pram_record_open(struct super_block *sb, u32 ino,
+					   bool logged)
+{
+	struct pram_inode *pi = pram_get_inode(sb, ino);
+
+	pram_tx_begin(sb);
+	pram_record_lock(sb, ino);
+	if (logged)
+		pram_tx_log(sb, pi, PRAM_INODE_SIZE);
+	return pram_wp_open(sb, pi, PRAM_INODE_SIZE);
+}
+
 /**
  * pram_record_begin() - open inode @ino's on-media record for changes
  * @sb: the superblock
@@ -63,12 +76,7 @@ void pram_record_unlock(struct super_block *sb, u32 ino)
  */
 struct pram_inode *pram_record_begin(struct super_block *sb, u32 ino)
 {
-	struct pram_inode *pi = pram_get_inode(sb, ino);
-
-	pram_tx_begin(sb);
-	pram_record_lock(sb, ino);
-	pram_tx_log(sb, pi, PRAM_INODE_SIZE);
-	return pram_wp_open(sb, pi, PRAM_INODE_SIZE);
+	return pram_record_open(sb, ino, true);
 }
 
 /**
@@ -84,9 +92,7 @@ struct pram_inode *pram_record_begin(struct super_block *sb, u32 ino)
  */
 struct pram_inode *pram_record_begin_new(struct super_block *sb, u32 ino)
 {
-	pram_tx_begin(sb);
-	pram_record_lock(sb, ino);
-	return pram_wp_open(sb, pram_get_inode(sb, ino), PRAM_INODE_SIZE);
+	return pram_record_open(sb, ino, false);
 }
 
 /**
@@ -331,9 +337,10 @@ static bool pram_finish_one_deleted(struct super_block *sb, u32 ino)
  * Inodes deleted while in use are freed, as their eviction would have
  * done; truncates marked PRAM_INODE_TRUNCATE are finished; name records
  * that no entry's name holds (written, not journaled, by an operation
- * the cut undid, maybe torn: a free slot that is not zero) are freed. A record that
- * fails its checks stays, logged, for fsck.pramfs. The inode table is
- * scanned once, as for the free inode count after an unclean stop.
+ * the cut undid, maybe torn: a free slot that is not zero) are freed.
+ * A record that fails its checks stays, logged, for fsck.pramfs. The
+ * inode table is scanned once, as for the free inode count after an
+ * unclean stop.
  *
  * Return: the deleted inodes freed.
  */
