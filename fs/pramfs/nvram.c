@@ -290,23 +290,39 @@ static int pram_wp_take_slots(struct pram_wp_pool *pool, unsigned int n)
  *
  * Every store PRAMFS makes to the NVRAM goes through a window: store
  * through the pointer returned, then close it with pram_wp_close() or
- * pram_wp_close_flushed(). Windows do not nest. Without protection
+ * pram_wp_close_flushed(). Windows do not nest (but inside the
+ * journal's, which a transaction holds open: see tx.c). Without protection
  * (noprotect, or before pram_wp_enable()) the window is @addr itself.
  *
  * Return: the writable address of @addr.
  */
 void *pram_wp_open(struct super_block *sb, void *addr, size_t len)
 {
+	return pram_crash_open(addr, len) ?: pram_wp_map(sb, addr, len);
+}
+
+/**
+ * pram_wp_map() - the writable alias of a window, and nothing more
+ * @sb: the superblock
+ * @addr: first byte, in the NVRAM mapping
+ * @len: bytes, over PRAM_WP_MAX_PAGES pages at most
+ *
+ * For a window held open across several persistence points (the
+ * journal's, for a transaction): its stores are made durable and
+ * counted by the caller, and pram_wp_unmap() ends it. The task stays on
+ * this CPU until then.
+ *
+ * Return: the writable address of @addr.
+ */
+void *pram_wp_map(struct super_block *sb, void *addr, size_t len)
+{
 	struct pram_sb_info *sbi = PRAM_SB(sb);
 	void *target = (void *)((unsigned long)addr & PAGE_MASK);
 	unsigned long pfn = PHYS_PFN(sbi->phys_addr + (target - sbi->virt_addr));
 	unsigned int n = DIV_ROUND_UP(offset_in_page(addr) + len, PAGE_SIZE), k;
 	struct pram_wp_pool *pool;
-	void *scratch = pram_crash_open(addr, len);
 	int i;
 
-	if (scratch)
-		return scratch;
 	if (!sbi->wp.enabled)
 		return addr;
 	if (WARN_ON_ONCE(n > PRAM_WP_MAX_PAGES))
@@ -342,13 +358,26 @@ void *pram_wp_open(struct super_block *sb, void *addr, size_t len)
  */
 void pram_wp_close_flushed(struct super_block *sb, void *waddr, size_t len)
 {
+	if (pram_crash_close(waddr))
+		return;
+	pmem_wmb();
+	pram_wp_unmap(sb, waddr, len);
+}
+
+/**
+ * pram_wp_unmap() - end a window from pram_wp_map()
+ * @sb: the superblock
+ * @waddr: as returned by pram_wp_map()
+ * @len: as given to pram_wp_map()
+ *
+ * No fence: the caller made what it stored durable.
+ */
+void pram_wp_unmap(struct super_block *sb, void *waddr, size_t len)
+{
 	struct pram_wp *wp = &PRAM_SB(sb)->wp;
 	struct pram_wp_pool *pool;
 	unsigned int i, n, k;
 
-	if (pram_crash_close(waddr))
-		return;
-	pmem_wmb();
 	if (!wp->enabled)
 		return;
 	/* Still on the CPU that opened the window. */
@@ -400,10 +429,19 @@ void *pram_wp_open(struct super_block *sb, void *addr, size_t len)
 	return pram_crash_open(addr, len) ?: addr;
 }
 
+void *pram_wp_map(struct super_block *sb, void *addr, size_t len)
+{
+	return addr;
+}
+
 void pram_wp_close_flushed(struct super_block *sb, void *waddr, size_t len)
 {
 	if (!pram_crash_close(waddr))
 		pmem_wmb();
+}
+
+void pram_wp_unmap(struct super_block *sb, void *waddr, size_t len)
+{
 }
 
 void *pram_wp_target(struct super_block *sb, void *waddr)

@@ -77,6 +77,7 @@ struct pram_tx {
 	unsigned int		nofs;		/* memalloc_nofs_save() */
 	u32			gen;		/* j_gen: the open transaction */
 	u32			next;		/* its next free line */
+	void			*window;	/* the journal, mapped writable */
 	unsigned int		nlogged;
 	struct {
 		u64	off;
@@ -156,6 +157,8 @@ void *pram_wp_open(struct super_block *sb, void *addr, size_t len);
 void pram_wp_close(struct super_block *sb, void *waddr, size_t len);
 void pram_wp_close_flushed(struct super_block *sb, void *waddr, size_t len);
 void *pram_wp_target(struct super_block *sb, void *waddr);
+void *pram_wp_map(struct super_block *sb, void *addr, size_t len);
+void pram_wp_unmap(struct super_block *sb, void *waddr, size_t len);
 struct pram_super_block *pram_super_begin(struct super_block *sb);
 void pram_super_commit(struct super_block *sb, struct pram_super_block *ps);
 

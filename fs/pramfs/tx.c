@@ -22,6 +22,7 @@
  * A filesystem without the journal (made by an older revision) runs the
  * same code with nothing logged, as before.
  */
+#include <linux/libnvdimm.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/vmalloc.h>
@@ -74,6 +75,36 @@ void pram_tx_begin_parts(struct super_block *sb)
 		tx->in_parts = true;
 }
 
+/*
+ * The journal's lines [@line, @line + @n), writable. A transaction maps
+ * the whole journal once, at its first entry, and keeps it until its
+ * commit: an entry and the commit cost a write-back and a fence, not a
+ * window each. Each is still a persistence point of its own for the
+ * crash test (pram_crash_open() and pram_crash_close() around it), and
+ * after a cut it goes to the scratch copy like any other store.
+ */
+static void *pram_tx_lines_open(struct super_block *sb, u32 line, u32 n)
+{
+	struct pram_tx *tx = &PRAM_SB(sb)->tx;
+	void *head = pram_journal_head(sb), *scratch;
+
+	scratch = pram_crash_open(head + line * PRAM_JOURNAL_LINE,
+				  n * PRAM_JOURNAL_LINE);
+	if (scratch)
+		return scratch;
+	if (!tx->window)
+		tx->window = pram_wp_map(sb, head, PRAM_JOURNAL_SIZE);
+	return tx->window + line * PRAM_JOURNAL_LINE;
+}
+
+/* Make lines from pram_tx_lines_open() durable: a persistence point. */
+static void pram_tx_lines_close(void *w, u32 n)
+{
+	arch_wb_cache_pmem(w, n * PRAM_JOURNAL_LINE);
+	if (!pram_crash_close(w))
+		pmem_wmb();
+}
+
 /* Move j_gen on: the entries written are stale, the changes stay. */
 static void pram_tx_commit(struct super_block *sb)
 {
@@ -83,9 +114,13 @@ static void pram_tx_commit(struct super_block *sb)
 	if (tx->next == 1)
 		return;
 	pram_crash_commit_delay();
-	h = pram_wp_open(sb, pram_journal_head(sb), sizeof(*h));
+	h = pram_tx_lines_open(sb, 0, 1);
 	WRITE_ONCE(h->j_gen, cpu_to_le32(tx->gen + 1));
-	pram_wp_close(sb, h, sizeof(*h));
+	pram_tx_lines_close(h, 1);
+	if (tx->window) {
+		pram_wp_unmap(sb, tx->window, PRAM_JOURNAL_SIZE);
+		tx->window = NULL;
+	}
 	tx->gen++;
 	tx->next = 1;
 	tx->nlogged = 0;
@@ -195,15 +230,14 @@ void pram_tx_log(struct super_block *sb, const void *addr, size_t len)
 	if (tx->next + n > PRAM_JOURNAL_LINES ||
 	    tx->nlogged == ARRAY_SIZE(tx->logged))
 		pram_tx_commit(sb);
-	e = pram_wp_open(sb, (void *)pram_journal_head(sb) +
-			 tx->next * PRAM_JOURNAL_LINE, n * PRAM_JOURNAL_LINE);
+	e = pram_tx_lines_open(sb, tx->next, n);
 	for (i = 0; i < n; i++) {
 		piece = min_t(u32, len - i * PRAM_JOURNAL_DATA, PRAM_JOURNAL_DATA);
 		pram_journal_fill(&e[i], tx->gen, tx->next + i,
 				  off + i * PRAM_JOURNAL_DATA,
 				  addr + i * PRAM_JOURNAL_DATA, piece);
 	}
-	pram_wp_close(sb, e, n * PRAM_JOURNAL_LINE);
+	pram_tx_lines_close(e, n);
 	tx->next += n;
 	tx->logged[tx->nlogged].off = off;
 	tx->logged[tx->nlogged].len = len;
