@@ -22,10 +22,12 @@
  * for a caller that links the blocks in its own transaction.
  *
  * Blocks freed inside a transaction are held the same way until it
- * commits (pram_release_freed()): until then a power cut undoes the
- * free, and the file, or the deleted file the next mount frees again,
- * points to them once more. A write that took one in that window would
- * store its bytes where the restored map, or the restored file, reads.
+ * commits (pram_release_freed(); the first 16 in sbi->held, the rest in
+ * sbi->reserved marked PRAM_HELD_FREED): until then a power cut undoes
+ * the free, and the file, or the deleted file the next mount frees
+ * again, points to them once more. A write that took one in that window
+ * would store its bytes where the restored map, or the restored file,
+ * reads.
  */
 #include "pramfs.h"
 
@@ -61,6 +63,17 @@ static void pram_bitmap_take(struct super_block *sb, const u32 *blocks,
 		pram_wp_close(sb, w, sizeof(long));
 }
 
+/* Is @block reserved by a write, or held by an open transaction? */
+static bool pram_block_reserved(struct pram_sb_info *sbi, u32 block)
+{
+	unsigned int i;
+
+	for (i = 0; i < sbi->nheld; i++)
+		if (sbi->held[i] == block)
+			return true;
+	return xa_load(&sbi->reserved, block);
+}
+
 /*
  * A free block from @hint on that no write holds reserved, under s_lock.
  * The reserved blocks are few, so the search skips at most that many.
@@ -73,7 +86,7 @@ static int pram_find_unreserved(struct super_block *sb, u32 hint, u32 *block)
 
 	do {
 		err = pram_bitmap_find_free(pram_bitmap(sb), &sbi->geo, hint, block);
-		if (err || !xa_load(&sbi->reserved, *block))
+		if (err || !pram_block_reserved(sbi, *block))
 			return err;
 		hint = pram_block_hint(&sbi->geo, *block + 1);
 	} while (--tries);
@@ -226,18 +239,24 @@ static void pram_hold_freed(struct super_block *sb, u32 block)
 		sbi->free_blocks++;
 		return;
 	}
-	/* A few bytes a block, and the free must not fail half done. */
+	sbi->nreserved++;
+	/* A small file's few: no allocation, nothing for RCU to free. */
+	if (sbi->nheld < ARRAY_SIZE(sbi->held)) {
+		sbi->held[sbi->nheld++] = block;
+		return;
+	}
+	/* A large truncate's many; the free must not fail half done. */
 	xa_store(&sbi->reserved, block, xa_mk_value(1),
 		 GFP_NOFS | __GFP_NOFAIL);
 	xa_set_mark(&sbi->reserved, block, PRAM_HELD_FREED);
-	sbi->nreserved++;
 }
+
 
 /**
  * pram_release_freed() - the transaction committed: its freed blocks are free
  * @sb: the superblock
  *
- * Called without s_lock, after the commit.
+ * Called by the transaction's task without s_lock, after the commit.
  */
 void pram_release_freed(struct super_block *sb)
 {
@@ -245,7 +264,13 @@ void pram_release_freed(struct super_block *sb)
 	unsigned long block;
 	void *entry;
 
+	/* Only this task holds blocks: it reads its own count. */
+	if (!sbi->nheld && !xa_marked(&sbi->reserved, PRAM_HELD_FREED))
+		return;
 	mutex_lock(&sbi->s_lock);
+	sbi->nreserved -= sbi->nheld;
+	sbi->free_blocks += sbi->nheld;
+	sbi->nheld = 0;
 	xa_for_each_marked(&sbi->reserved, block, entry, PRAM_HELD_FREED) {
 		xa_erase(&sbi->reserved, block);
 		sbi->nreserved--;

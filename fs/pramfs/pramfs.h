@@ -99,6 +99,8 @@ struct pram_sb_info {
 	struct xarray		reserved;	/* blocks held by writes, under s_lock */
 #define PRAM_HELD_FREED		XA_MARK_0	/* ... or freed, not committed */
 	unsigned long		nreserved;	/* how many */
+	u32			held[16];	/* the first blocks freed, not committed */
+	unsigned int		nheld;
 	u32			free_inodes;	/* under s_lock */
 	u32			inode_hint;	/* under s_lock */
 	/* writes of the superblock pair: the innermost lock */

@@ -141,8 +141,7 @@ void pram_tx_end(struct super_block *sb)
 	if (--tx->depth)
 		return;
 	pram_tx_commit(sb);
-	if (xa_marked(&PRAM_SB(sb)->reserved, PRAM_HELD_FREED))
-		pram_release_freed(sb);
+	pram_release_freed(sb);
 	tx->in_parts = false;
 	tx->owner = NULL;
 	memalloc_nofs_restore(tx->nofs);
