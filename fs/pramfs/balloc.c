@@ -251,7 +251,6 @@ static void pram_hold_freed(struct super_block *sb, u32 block)
 	xa_set_mark(&sbi->reserved, block, PRAM_HELD_FREED);
 }
 
-
 /**
  * pram_release_freed() - the transaction committed: its freed blocks are free
  * @sb: the superblock

@@ -291,7 +291,9 @@ struct pram_link {
 	u32		claim[PRAM_RESERVE + PRAM_NEW_COLS + 1];
 	unsigned int	nclaim;
 	u32		row;			/* a new row block, or 0 */
+	u32		rows;			/* the row block they go in */
 	u32		cols[PRAM_NEW_COLS];	/* new column blocks */
+	u32		col_r[PRAM_NEW_COLS];	/* their row entries */
 	unsigned int	ncols;
 };
 
@@ -311,23 +313,22 @@ static unsigned int pram_entries_left(struct super_block *sb,
 }
 
 /*
- * Link the new map blocks that entries [@entry, @entry + @n) lie in (two
+ * The new map blocks that entries [@entry, @entry + @n) lie in (two
  * columns next to each other in the NVRAM, at most), and the row if it
- * is new, in the open transaction: their row entries are set, and they
- * go in @l, to be claimed and counted with the data blocks. A new row's
- * pointer is for the caller to set in the inode's record.
+ * is new: they go in @l, to be claimed and counted with the data blocks,
+ * then linked (pram_store_new_maps()). A new row's pointer is for the
+ * caller to set in the inode's record.
  */
 static void pram_link_new_maps(struct inode *inode, struct pram_reserve *res,
 			       const __le32 *entry, unsigned int n,
 			       struct pram_link *l)
 {
 	struct super_block *sb = inode->i_sb;
-	u32 row = res->new_row ?: pram_row_block(inode), first, last, b;
-	__le32 *rows = pram_block_addr(sb, row);
+	u32 first = pram_block_of(sb, entry), b;
+	u32 last = pram_block_of(sb, entry + n - 1);
 	unsigned int i, j;
 
-	first = pram_block_of(sb, entry);
-	last = pram_block_of(sb, entry + n - 1);
+	l->rows = res->new_row ?: pram_row_block(inode);
 	if (res->new_row) {
 		l->row = res->new_row;
 		l->claim[l->nclaim++] = l->row;
@@ -339,12 +340,26 @@ static void pram_link_new_maps(struct inode *inode, struct pram_reserve *res,
 			res->new_col[j++] = res->new_col[i];
 			continue;
 		}
-		pram_set_entries(sb, &rows[res->new_col[i].r], &b, 1,
-				 l->row == row);
 		l->claim[l->nclaim++] = b;
+		l->col_r[l->ncols] = res->new_col[i].r;
 		l->cols[l->ncols++] = b;
 	}
 	res->new_cols = j;
+}
+
+/*
+ * Point the row entries at the new columns of @l, once they are claimed:
+ * in a new row without the journal.
+ */
+static void pram_store_new_maps(struct super_block *sb,
+				const struct pram_link *l)
+{
+	__le32 *rows = pram_block_addr(sb, l->rows);
+	unsigned int i;
+
+	for (i = 0; i < l->ncols; i++)
+		pram_set_entries(sb, &rows[l->col_r[i]], &l->cols[i], 1,
+				 l->row == l->rows);
 }
 
 /* Is map block @block one that @l links? */
@@ -452,7 +467,7 @@ static int pram_map_slot(struct inode *inode, u64 fblock,
 
 /*
  * Map @n written blocks from column entry @entry on, in one transaction:
- * the new map blocks they need linked, all the blocks claimed, the
+ * all the blocks claimed first, the new map blocks they need linked, the
  * entries set, and the inode's block count, size (up to @end, when that
  * is past it) and times in one write of its record. A power cut leaves
  * the file as it was or with all of them.
@@ -474,6 +489,7 @@ static void pram_commit_blocks(struct inode *inode, struct pram_reserve *res,
 	sort(l.claim, l.nclaim, sizeof(*l.claim), pram_cmp_u32, NULL);
 	pram_claim_blocks(sb, l.claim, l.nclaim);
 	pram_add_blocks(inode, l.nclaim);
+	pram_store_new_maps(sb, &l);
 	/* The entries may run into the next column, next in the NVRAM. */
 	for (i = 0; i < n; i += piece) {
 		piece = min(n - i, pram_entries_left(sb, entry + i));

@@ -468,7 +468,8 @@ void pram_wp_close(struct super_block *sb, void *waddr, size_t len)
  * @sb: the superblock, mounted read-write
  *
  * Takes super_lock, the innermost lock: a caller may hold s_lock or a
- * directory's locks, but no record lock and no window.
+ * directory's locks, but no record lock and no window (a transaction's
+ * journal mapping, held across its sleeps, is not one: tx.c).
  *
  * Return: the primary superblock, inside an open write window, to be
  * closed with pram_super_commit().

@@ -68,7 +68,8 @@ static void pram_mark_errors(struct super_block *sb)
  * Logs it, records in the superblock that the filesystem has errors, and
  * does what errors= says: nothing more (continue), make the filesystem
  * read-only (remount-ro), or panic. Takes super_lock: call it with no
- * record lock held and no window open.
+ * record lock held and no window open (but a transaction's journal
+ * mapping, which is no window: tx.c).
  */
 void pram_error(struct super_block *sb, u32 ino, const char *fmt, ...)
 {

@@ -82,6 +82,12 @@ void pram_tx_begin_parts(struct super_block *sb)
  * window each. Each is still a persistence point of its own for the
  * crash test (pram_crash_open() and pram_crash_close() around it), and
  * after a cut it goes to the scratch copy like any other store.
+ *
+ * Unlike a window, the mapping is held while the transaction sleeps (on
+ * s_lock, a record lock, super_lock, an allocation): the task stays on
+ * its CPU meanwhile, and that CPU's pool has four slots fewer. Nothing
+ * that waits for those locks holds a window of its own while waiting,
+ * so no one waits for the slots in turn.
  */
 static void *pram_tx_lines_open(struct super_block *sb, u32 line, u32 n)
 {
