@@ -647,10 +647,11 @@ TEST_F(io, splice_sendfile_and_copy_file_range)
 TEST_F(io, data_survives_a_remount)
 {
 	unsigned int bs = self->bs;
-	struct { const char *name; off_t off; size_t len; } files[] = {
-		{ "dense", 0, 5 * bs + 3 },
-		{ "sparse", 100 * bs + 17, 2 * bs },
-		{ "tiny", 0, 1 },
+	/* @more: a second write inside the last block, which takes none. */
+	struct { const char *name; off_t off; size_t len, more; } files[] = {
+		{ "dense", 0, 5 * bs + 3, 7 },
+		{ "sparse", 100 * bs + 17, 2 * bs, 5 },
+		{ "tiny", 0, 1, 10 },
 	};
 	size_t i;
 	int fd;
@@ -659,6 +660,9 @@ TEST_F(io, data_survives_a_remount)
 		fd = create(files[i].name);
 		ASSERT_LE(0, fd);
 		ASSERT_EQ(0, write_pattern(fd, files[i].len, i, files[i].off));
+		ASSERT_EQ(0, write_pattern(fd, files[i].more, i,
+					   files[i].off + files[i].len));
+		files[i].len += files[i].more;
 		close(fd);
 	}
 	ASSERT_EQ(0, umount(MNT));
