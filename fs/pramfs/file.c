@@ -1062,11 +1062,12 @@ static bool pram_gather_entries(const __le32 *map, u32 n, u32 *blocks,
 
 /*
  * Every block of a small deleted file, its map blocks included, in one
- * step: their bits are cleared and the inode's map pointer and block
- * count with them. The map blocks keep their stale entries: they are
- * free, and a map block is zeroed when it is taken again. Return: false
- * when the file has more blocks than a step frees, or a map block out
- * of range; the caller then frees them piece by piece.
+ * step: their bits are cleared; the record, which still names them, is
+ * cleared by the caller before the step commits. The map blocks keep
+ * their stale entries: they are free, and a map block is zeroed when it
+ * is taken again. Return: false when the file has more blocks than a
+ * step frees, or a map block out of range; the caller then frees them
+ * piece by piece.
  */
 static bool pram_free_small_map(struct inode *inode, u32 row)
 {
@@ -1074,7 +1075,6 @@ static bool pram_free_small_map(struct inode *inode, u32 row)
 	const struct pram_geometry *g = &PRAM_SB(sb)->geo;
 	u32 entries = pram_map_entries(inode->i_blkbits), blocks[PRAM_FREE_STEP];
 	unsigned int n = 1, columns, i;
-	struct pram_inode *pi;
 
 	if (inode->i_blocks >> (inode->i_blkbits - 9) > PRAM_FREE_STEP ||
 	    !pram_block_valid(g, row))
@@ -1089,14 +1089,8 @@ static bool pram_free_small_map(struct inode *inode, u32 row)
 			return false;
 	sort(blocks, n, sizeof(*blocks), pram_cmp_u32, NULL);
 	pram_tx_checkpoint(sb);
-	pram_tx_begin(sb);
 	pram_free_blocks(sb, blocks, n);
 	inode->i_blocks = 0;
-	pi = pram_record_begin(sb, inode->i_ino);
-	pi->i_type.reg.row_block = 0;
-	pi->i_blocks = 0;
-	pram_record_end(sb, pi);
-	pram_tx_end(sb);
 	return true;
 }
 
@@ -1104,11 +1098,12 @@ static bool pram_free_small_map(struct inode *inode, u32 row)
  * pram_free_data() - give back every block of an inode being deleted
  * @inode: the inode; nothing else refers to it
  *
- * A small file's in one step (pram_free_small_map()); a larger one's in
- * pieces that leave map and block count agreeing, inside the caller's
- * pram_tx_begin_parts() work: a power cut in between leaves a deleted
- * inode with fewer blocks, which the next mount frees
- * (pram_finish_orphans()).
+ * A small file's in one step (pram_free_small_map()), with the record
+ * left naming them: the caller frees the inode (pram_free_ino()) in the
+ * same step. A larger one's in pieces that leave map and block count
+ * agreeing, inside the caller's pram_tx_begin_parts() work: a power cut
+ * in between leaves a deleted inode with fewer blocks, which the next
+ * mount frees (pram_finish_orphans()).
  */
 void pram_free_data(struct inode *inode)
 {
