@@ -140,7 +140,7 @@ void pram_unmap(struct super_block *sb)
  * Write protection, x86_64. The kernel's mapping of the NVRAM (memremap,
  * often with 2 MiB or 1 GiB pages) is made read-only once, at mount, and
  * stays so. PRAMFS writes through alias windows: each CPU has a pool of
- * PRAM_WP_SLOTS virtual pages, a second mapping with 4 KiB PTEs of its
+ * about 4,000 virtual pages (slots), mappings with 4 KiB PTEs of their
  * own. A window takes one or more consecutive slots of the CPU it runs
  * on, pins the task there (migrate_disable()) and points the slots' PTEs
  * at the pages to write, writable; closing it clears the PTEs.
@@ -149,7 +149,9 @@ void pram_unmap(struct super_block *sb)
  * of it, and no IPI is needed. The CPU that used a closed slot may still
  * hold its translation in its TLB: a slot is therefore used once between
  * two flushes of that CPU's TLB, which happen when all its free slots
- * have been used (a full local flush per PRAM_WP_SLOTS slots used).
+ * have been used (a full local flush per ~4,000 slots used: the pool is
+ * large because after a flush every translation is refilled, which under
+ * QEMU's TCG costs more than the windows themselves).
  * What remains: until then, a stray write through that slot's address,
  * which nothing outside this file knows, could reach the page it last
  * mapped. A stray pointer into the filesystem points into the main
@@ -179,27 +181,68 @@ static int pram_wp_main(struct pram_sb_info *sbi)
 	return 0;
 }
 
-static int pram_wp_pool_init(struct pram_sb_info *sbi, struct pram_wp_pool *pool)
+/* Map chunk @c of @pool over the filesystem's first pages, PTEs cleared. */
+static int pram_wp_chunk_init(struct pram_sb_info *sbi,
+			      struct pram_wp_pool *pool, unsigned int c)
 {
-	unsigned int level, i;
+	unsigned int level, k, slot;
 
-	/*
-	 * Under 2 MiB, the area is mapped with 4 KiB PTEs; it maps the
-	 * filesystem's own first pages, then never again until a window.
-	 */
-	pool->nslots = min_t(u64, PRAM_WP_SLOTS, sbi->map_size >> PAGE_SHIFT);
-	pool->area = memremap(sbi->phys_addr, pool->nslots * PAGE_SIZE,
-			      MEMREMAP_WB);
-	if (!pool->area)
+	/* Under 2 MiB, the chunk is mapped with 4 KiB PTEs. */
+	pool->area[c] = memremap(sbi->phys_addr,
+				 pool->chunk_pages * PAGE_SIZE, MEMREMAP_WB);
+	if (!pool->area[c])
 		return -ENOMEM;
-	for (i = 0; i < pool->nslots; i++) {
-		pool->pte[i] = lookup_address((unsigned long)pool->area +
-					      i * PAGE_SIZE, &level);
-		if (!pool->pte[i] || level != PG_LEVEL_4K)
+	for (k = 0; k < PRAM_WP_STRIDE; k++) {
+		slot = c * PRAM_WP_STRIDE + k;
+		if (k >= pool->chunk_pages) {
+			__set_bit(slot, pool->busy);
+			continue;
+		}
+		pool->pte[slot] = lookup_address((unsigned long)pool->area[c] +
+						 k * PAGE_SIZE, &level);
+		if (!pool->pte[slot] || level != PG_LEVEL_4K)
 			return -EFAULT;
-		set_pte(pool->pte[i], __pte(0));
+		set_pte(pool->pte[slot], __pte(0));
 	}
 	return 0;
+}
+
+static int pram_wp_pool_init(struct pram_sb_info *sbi, struct pram_wp_pool *pool)
+{
+	unsigned int c;
+	int err;
+
+	pool->pte = kvcalloc(PRAM_WP_SLOTS, sizeof(*pool->pte), GFP_KERNEL);
+	pool->target = kvcalloc(PRAM_WP_SLOTS, sizeof(*pool->target),
+				GFP_KERNEL);
+	pool->busy = bitmap_zalloc(PRAM_WP_SLOTS, GFP_KERNEL);
+	pool->stale = bitmap_zalloc(PRAM_WP_SLOTS, GFP_KERNEL);
+	if (!pool->pte || !pool->target || !pool->busy || !pool->stale)
+		return -ENOMEM;
+	/* Each chunk maps the filesystem's own first pages until a window. */
+	pool->chunk_pages = min_t(u64, PRAM_WP_CHUNK_PAGES,
+				  sbi->map_size >> PAGE_SHIFT);
+	for (c = 0; c < PRAM_WP_CHUNKS; c++) {
+		err = pram_wp_chunk_init(sbi, pool, c);
+		if (err)
+			return err;
+	}
+	/* The guards are stale for good: never free. */
+	bitmap_copy(pool->stale, pool->busy, PRAM_WP_SLOTS);
+	return 0;
+}
+
+static void pram_wp_pool_free(struct pram_wp_pool *pool)
+{
+	unsigned int c;
+
+	for (c = 0; c < PRAM_WP_CHUNKS; c++)
+		if (pool->area[c])
+			memunmap(pool->area[c]);
+	kvfree(pool->pte);
+	kvfree(pool->target);
+	bitmap_free(pool->busy);
+	bitmap_free(pool->stale);
 }
 
 static void pram_wp_disable(struct pram_sb_info *sbi)
@@ -210,12 +253,8 @@ static void pram_wp_disable(struct pram_sb_info *sbi)
 	wp->enabled = false;
 	if (!wp->pools)
 		return;
-	for_each_possible_cpu(cpu) {
-		struct pram_wp_pool *pool = per_cpu_ptr(wp->pools, cpu);
-
-		if (pool->area)
-			memunmap(pool->area);
-	}
+	for_each_possible_cpu(cpu)
+		pram_wp_pool_free(per_cpu_ptr(wp->pools, cpu));
 	free_percpu(wp->pools);
 	wp->pools = NULL;
 }
@@ -254,6 +293,24 @@ int pram_wp_enable(struct super_block *sb)
 	return 0;
 }
 
+static void *pram_wp_slot_addr(struct pram_wp_pool *pool, unsigned int slot)
+{
+	return pool->area[slot / PRAM_WP_STRIDE] +
+	       (slot % PRAM_WP_STRIDE) * PAGE_SIZE;
+}
+
+/* The slot of @waddr, an address inside a window of @pool. */
+static unsigned int pram_wp_slot_of(struct pram_wp_pool *pool, void *waddr)
+{
+	unsigned int c;
+
+	for (c = 0; c < PRAM_WP_CHUNKS - 1; c++)
+		if (waddr >= pool->area[c] &&
+		    waddr < pool->area[c] + pool->chunk_pages * PAGE_SIZE)
+			break;
+	return c * PRAM_WP_STRIDE + ((waddr - pool->area[c]) >> PAGE_SHIFT);
+}
+
 /*
  * @n consecutive free slots of this CPU's pool that its TLB cannot hold,
  * or -1 if there are not so many. Called with preemption off.
@@ -263,16 +320,16 @@ static int pram_wp_take_slots(struct pram_wp_pool *pool, unsigned int n)
 	unsigned long i;
 
 	/* Slots are taken in turn: the stale ones are all behind. */
-	i = bitmap_find_next_zero_area(pool->stale, pool->nslots, pool->next,
+	i = bitmap_find_next_zero_area(pool->stale, PRAM_WP_SLOTS, pool->next,
 				       n, 0);
-	if (i >= pool->nslots) {
-		if (bitmap_find_next_zero_area(pool->busy, pool->nslots, 0, n,
-					       0) >= pool->nslots)
+	if (i >= PRAM_WP_SLOTS) {
+		if (bitmap_find_next_zero_area(pool->busy, PRAM_WP_SLOTS, 0, n,
+					       0) >= PRAM_WP_SLOTS)
 			return -1;
 		/* The free slots were used since the last flush. */
 		__flush_tlb_all();
 		bitmap_copy(pool->stale, pool->busy, PRAM_WP_SLOTS);
-		i = bitmap_find_next_zero_area(pool->stale, pool->nslots, 0,
+		i = bitmap_find_next_zero_area(pool->stale, PRAM_WP_SLOTS, 0,
 					       n, 0);
 	}
 	/* A busy slot is stale too, so these are free. */
@@ -344,7 +401,7 @@ void *pram_wp_map(struct super_block *sb, void *addr, size_t len)
 		pool->target[i + k] = target + k * PAGE_SIZE;
 		set_pte(pool->pte[i + k], pfn_pte(pfn + k, PAGE_KERNEL));
 	}
-	return pool->area + i * PAGE_SIZE + offset_in_page(addr);
+	return pram_wp_slot_addr(pool, i) + offset_in_page(addr);
 }
 
 /**
@@ -382,7 +439,7 @@ void pram_wp_unmap(struct super_block *sb, void *waddr, size_t len)
 		return;
 	/* Still on the CPU that opened the window. */
 	pool = this_cpu_ptr(wp->pools);
-	i = (waddr - pool->area) >> PAGE_SHIFT;
+	i = pram_wp_slot_of(pool, waddr);
 	n = min(DIV_ROUND_UP(offset_in_page(waddr) + len, PAGE_SIZE),
 		PRAM_WP_MAX_PAGES);
 	for (k = 0; k < n; k++)
@@ -402,15 +459,14 @@ void *pram_wp_target(struct super_block *sb, void *waddr)
 {
 	struct pram_wp *wp = &PRAM_SB(sb)->wp;
 	struct pram_wp_pool *pool;
-	unsigned long off;
 
 	if (pram_crash_target(waddr))
 		return pram_crash_target(waddr);
 	if (!wp->enabled)
 		return waddr;
 	pool = this_cpu_ptr(wp->pools);
-	off = waddr - pool->area;
-	return pool->target[off >> PAGE_SHIFT] + offset_in_page(waddr);
+	return pool->target[pram_wp_slot_of(pool, waddr)] +
+	       offset_in_page(waddr);
 }
 
 #else /* !CONFIG_PRAMFS_WRITE_PROTECT */

@@ -45,17 +45,25 @@ enum { PRAM_ERRORS_CONTINUE, PRAM_ERRORS_RO, PRAM_ERRORS_PANIC };
 /* Locks for on-media inode records, hashed by inode number. */
 #define PRAM_RECORD_LOCKS	64
 
-/* Write-window slots per CPU (nvram.c): under 2 MiB, for 4 KiB PTEs. */
-#define PRAM_WP_SLOTS		511
+/*
+ * Write-window slots per CPU (nvram.c): PRAM_WP_CHUNKS mappings of up to
+ * PRAM_WP_CHUNK_PAGES pages, each under 2 MiB for 4 KiB PTEs. Slot i is
+ * page i % PRAM_WP_STRIDE of chunk i / PRAM_WP_STRIDE; the indices past
+ * a chunk's pages are guards, always busy, so no window spans two.
+ */
+#define PRAM_WP_CHUNK_PAGES	511
+#define PRAM_WP_CHUNKS		8
+#define PRAM_WP_STRIDE		(PRAM_WP_CHUNK_PAGES + 1)
+#define PRAM_WP_SLOTS		(PRAM_WP_CHUNKS * PRAM_WP_STRIDE)
 #define PRAM_WP_MAX_PAGES	16	/* the most one window covers */
 
 struct pram_wp_pool {
-	void		*area;			/* nslots pages */
-	unsigned int	nslots;			/* fewer on a small filesystem */
-	pte_t		*pte[PRAM_WP_SLOTS];	/* their 4 KiB PTEs */
-	void		*target[PRAM_WP_SLOTS];	/* the pages they map */
-	DECLARE_BITMAP(busy, PRAM_WP_SLOTS);	/* slots in use */
-	DECLARE_BITMAP(stale, PRAM_WP_SLOTS);	/* used since the last flush */
+	void		*area[PRAM_WP_CHUNKS];	/* the chunks */
+	unsigned int	chunk_pages;		/* fewer on a small filesystem */
+	pte_t		**pte;			/* each slot's 4 KiB PTE */
+	void		**target;		/* the page each slot maps */
+	unsigned long	*busy;			/* slots in use, and the guards */
+	unsigned long	*stale;			/* used since the last flush */
 	unsigned int	next;			/* where the search starts */
 };
 
