@@ -63,9 +63,12 @@ static u32 pram_link_prev(struct inode *dir, u32 ino)
 /*
  * Set the link @field of entry @ino's record (of @dir's own for 0) to
  * @to. A bad entry's record is patched so that it stays as bad as it was.
+ * For an operation (@change), @dir's own record takes the change's times
+ * along, for the operation's pram_touch_dir() of @dir, which follows
+ * under the same lock, to find.
  */
 static void pram_set_link(struct inode *dir, struct pram_dir_index *idx,
-			  u32 ino, __le32 *field, u32 to)
+			  u32 ino, __le32 *field, u32 to, bool change)
 {
 	struct super_block *sb = dir->i_sb;
 	u32 rec = ino ?: dir->i_ino;
@@ -79,19 +82,25 @@ static void pram_set_link(struct inode *dir, struct pram_dir_index *idx,
 	}
 	w = pram_record_begin(sb, rec);
 	*(__le32 *)((void *)w + ((void *)field - (void *)pi)) = cpu_to_le32(to);
+	if (!ino && change) {
+		inode_set_mtime_to_ts(dir, inode_set_ctime_current(dir));
+		w->i_mtime = pram_time_pack(inode_get_mtime(dir));
+		w->i_ctime = pram_time_pack(inode_get_ctime(dir));
+		PRAM_I(dir)->i_stamped = true;
+	}
 	pram_record_end(sb, w);
 }
 
 static void pram_set_next(struct inode *dir, struct pram_dir_index *idx,
 			  u32 ino, u32 to)
 {
-	pram_set_link(dir, idx, ino, pram_next_field(dir, ino), to);
+	pram_set_link(dir, idx, ino, pram_next_field(dir, ino), to, true);
 }
 
 static void pram_set_prev(struct inode *dir, struct pram_dir_index *idx,
 			  u32 ino, u32 to)
 {
-	pram_set_link(dir, idx, ino, pram_prev_field(dir, ino), to);
+	pram_set_link(dir, idx, ino, pram_prev_field(dir, ino), to, true);
 }
 
 /* ---- building the index ---- */
@@ -144,19 +153,21 @@ static int pram_build_entry(void *arg, u32 ino, const struct pram_inode *pi)
 	return err;
 }
 
-/* Rewrite the list's links to hold exactly the entries of @idx. */
+/* Rewrite the list's links to hold exactly the entries of @idx: a repair. */
 static void pram_dir_relink(struct inode *dir, struct pram_dir_index *idx)
 {
 	unsigned long ino = 0;
 	u32 prev = 0;
 
 	for (; pram_index_next(idx, &ino); ino++) {
-		pram_set_next(dir, idx, prev, ino);
-		pram_set_prev(dir, idx, ino, prev);
+		pram_set_link(dir, idx, prev, pram_next_field(dir, prev), ino,
+			      false);
+		pram_set_link(dir, idx, ino, pram_prev_field(dir, ino), prev,
+			      false);
 		prev = ino;
 	}
-	pram_set_next(dir, idx, prev, 0);
-	pram_set_prev(dir, idx, 0, prev);
+	pram_set_link(dir, idx, prev, pram_next_field(dir, prev), 0, false);
+	pram_set_link(dir, idx, 0, pram_prev_field(dir, 0), prev, false);
 }
 
 /* Does a link of @pi name an entry already found? */
@@ -561,18 +572,20 @@ void pram_dir_pos_skip(struct pram_list_pos *pos, u32 gone,
  * @name: its name
  * @ns: the name records reserved for it (pram_name_reserve())
  * @pos: from pram_dir_find_gap()
+ * @inode: as for pram_name_set()
  *
  * The new entry's own record is written first and the forward link that
  * makes it visible last.
  */
 void pram_dir_link(struct inode *dir, u32 ino, const struct qstr *name,
-		   struct pram_name_slots *ns, const struct pram_list_pos *pos)
+		   struct pram_name_slots *ns, const struct pram_list_pos *pos,
+		   struct inode *inode)
 {
 	struct super_block *sb = dir->i_sb;
 	struct pram_dir_index *idx = PRAM_I(dir)->i_index;
 	u32 dup;
 
-	pram_name_set(sb, ino, name, ns, pos, dir->i_ino);
+	pram_name_set(sb, ino, name, ns, pos, dir->i_ino, inode);
 	pram_set_prev(dir, idx, pos->next, ino);
 	pram_set_next(dir, idx, pos->prev, ino);
 	if (idx && pram_index_insert(sb, idx, ino, false, name->name,
@@ -648,16 +661,17 @@ void pram_dir_remove(struct inode *dir, u32 ino, const struct pram_list_pos *pos
  * @ino: an entry of @dir
  * @name: the new name, which no other entry has
  * @ns: the name records reserved for it (pram_name_reserve())
+ * @inode: as for pram_name_set()
  */
 void pram_dir_rename(struct inode *dir, u32 ino, const struct qstr *name,
-		     struct pram_name_slots *ns)
+		     struct pram_name_slots *ns, struct inode *inode)
 {
 	struct super_block *sb = dir->i_sb;
 	struct pram_dir_index *idx = PRAM_I(dir)->i_index;
 
 	if (idx)
 		pram_index_unname(idx, ino);
-	pram_name_set(sb, ino, name, ns, NULL, 0);
+	pram_name_set(sb, ino, name, ns, NULL, 0, inode);
 	if (idx)
 		pram_index_rename(idx, ino, name->name, name->len);
 }
@@ -680,7 +694,7 @@ int pram_add_entry(struct inode *dir, u32 ino, const struct qstr *name)
 	if (!err)
 		err = pram_name_reserve(dir->i_sb, ino, name, &ns);
 	if (!err)
-		pram_dir_link(dir, ino, name, &ns, &pos);
+		pram_dir_link(dir, ino, name, &ns, &pos, NULL);
 	return err;
 }
 

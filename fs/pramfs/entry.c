@@ -159,19 +159,23 @@ void pram_name_free_recs(struct super_block *sb, u32 ino,
  * @ns: the records pram_name_reserve() took (and wrote) for it; used up
  * @pos: its new place in a list, or NULL to leave its links
  * @parent: with @pos, its directory
+ * @inode: the VFS inode whose own record @ino is, to write its attributes
+ *	   in the same store, or NULL
  *
  * The entry's record is written, then the records of the name it had
  * are freed.
  */
 void pram_name_set(struct super_block *sb, u32 ino, const struct qstr *name,
 		   struct pram_name_slots *ns, const struct pram_list_pos *pos,
-		   u32 parent)
+		   u32 parent, struct inode *inode)
 {
 	u32 old[PRAM_NAME_RECS];
 	struct pram_inode *pi;
 
 	pram_name_recs_of(sb, ino, old);
 	pi = pram_record_begin(sb, ino);
+	if (inode)
+		pram_inode_to_record(inode, pi);
 	pram_name_store(pi, name->name, name->len, ns->rec);
 	if (pos) {
 		pi->i_parent = cpu_to_le32(parent);

@@ -389,13 +389,33 @@ void pram_inode_to_record(struct inode *inode, struct pram_inode *pi)
 }
 
 /**
+ * pram_record_holds() - does @inode's record hold its attributes already?
+ * @inode: the inode
+ */
+bool pram_record_holds(struct inode *inode)
+{
+	struct super_block *sb = inode->i_sb;
+	const struct pram_inode *pi = pram_get_inode(sb, inode->i_ino);
+	struct pram_inode want;
+	bool same;
+
+	pram_record_lock(sb, inode->i_ino);
+	want = *pi;
+	pram_inode_to_record(inode, &want);
+	same = !memcmp(&want, pi, sizeof(want));
+	pram_record_unlock(sb, inode->i_ino);
+	return same;
+}
+
+/**
  * pram_update_inode() - write the VFS inode's attributes to NVRAM
  * @inode: the inode
  */
 void pram_update_inode(struct inode *inode)
 {
-	struct pram_inode *pi = pram_record_begin(inode->i_sb, inode->i_ino);
+	struct pram_inode *pi;
 
+	pi = pram_record_begin(inode->i_sb, inode->i_ino);
 	pram_inode_to_record(inode, pi);
 	pram_record_end(inode->i_sb, pi);
 }
@@ -470,6 +490,7 @@ struct inode *pram_alloc_inode(struct super_block *sb)
 		return NULL;
 	pii->i_index = NULL;
 	pii->i_index_gen = 0;
+	pii->i_stamped = false;
 	return &pii->vfs_inode;
 }
 

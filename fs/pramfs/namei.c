@@ -17,9 +17,22 @@
 #include <linux/slab.h>
 #include "pramfs.h"
 
+/*
+ * @dir changed: its times are now. When a list link in its own record
+ * carried them (pram_set_link()), the record is written again only if
+ * something else changed (its link count).
+ */
 static void pram_touch_dir(struct inode *dir)
 {
-	inode_set_mtime_to_ts(dir, inode_set_ctime_current(dir));
+	struct pram_inode_info *pii = PRAM_I(dir);
+
+	if (pii->i_stamped) {
+		pii->i_stamped = false;
+		if (pram_record_holds(dir))
+			return;
+	} else {
+		inode_set_mtime_to_ts(dir, inode_set_ctime_current(dir));
+	}
 	pram_update_inode(dir);
 }
 
@@ -362,11 +375,25 @@ static void pram_move_dir_link(struct inode *inode, struct inode *from,
 	inc_nlink(to);
 }
 
-static void pram_renamed(struct inode *inode, struct inode *old_dir,
-			 struct inode *new_dir)
+/*
+ * The inode whose entry @entry is, if that is its own: its attributes,
+ * the new ctime with them, go in the store that names it.
+ */
+static struct inode *pram_renaming(struct inode *inode, u32 entry)
 {
 	inode_set_ctime_current(inode);
-	pram_update_inode(inode);
+	return entry == inode->i_ino ? inode : NULL;
+}
+
+/* The attributes of @inode, if its entry's store did not carry them. */
+static void pram_renamed(struct inode *inode, struct inode *written)
+{
+	if (!written)
+		pram_update_inode(inode);
+}
+
+static void pram_touch_dirs(struct inode *old_dir, struct inode *new_dir)
+{
 	pram_touch_dir(old_dir);
 	if (new_dir != old_dir)
 		pram_touch_dir(new_dir);
@@ -394,10 +421,10 @@ static int pram_move_find(struct inode *from, u32 entry, struct inode *to,
 static void pram_move_entry(struct inode *from, struct inode *inode, u32 entry,
 			    struct inode *to, const struct qstr *name,
 			    struct pram_name_slots *ns,
-			    const struct pram_move *mv)
+			    const struct pram_move *mv, struct inode *own)
 {
 	pram_dir_unlink(from, entry, &mv->from);
-	pram_dir_link(to, entry, name, ns, &mv->to);
+	pram_dir_link(to, entry, name, ns, &mv->to, own);
 	pram_move_dir_link(inode, from, to);
 }
 
@@ -496,34 +523,39 @@ static int pram_exchange(struct pram_rename_plan *p, struct dentry *old_dentry,
 	struct inode *a = p->a, *b = p->b;
 	struct qstr a_name = old_dentry->d_name, b_name = new_dentry->d_name;
 	struct pram_move *ma = &p->ma, *mb = &p->mb;
+	struct inode *own_a, *own_b;
 	int err;
 
 	if (old_dir == new_dir) {
 		err = pram_rename_reserve(p, old_dentry, new_dentry, true);
 		if (err)
 			return err;
+		own_a = pram_renaming(a, p->ea);
+		own_b = pram_renaming(b, p->eb);
 		/* In place: each keeps its position in the list. */
-		pram_dir_rename(old_dir, p->ea, &b_name, &p->na);
-		pram_dir_rename(old_dir, p->eb, &a_name, &p->nb);
+		pram_dir_rename(old_dir, p->ea, &b_name, &p->na, own_a);
+		pram_dir_rename(old_dir, p->eb, &a_name, &p->nb, own_b);
 		goto done;
 	}
 	err = pram_find_stable(p, pram_exchange_find) ?:
 	      pram_rename_reserve(p, old_dentry, new_dentry, true);
 	if (err)
 		return err;
+	own_a = pram_renaming(a, p->ea);
+	own_b = pram_renaming(b, p->eb);
 	/* Each one's new place was found with the other still there. */
 	pram_dir_pos_skip(&ma->to, p->eb, &mb->from);
 	pram_dir_pos_skip(&mb->to, p->ea, &ma->from);
 	pram_dir_unlink(old_dir, p->ea, &ma->from);
 	pram_dir_unlink(new_dir, p->eb, &mb->from);
-	pram_dir_link(new_dir, p->ea, &b_name, &p->na, &ma->to);
-	pram_dir_link(old_dir, p->eb, &a_name, &p->nb, &mb->to);
+	pram_dir_link(new_dir, p->ea, &b_name, &p->na, &ma->to, own_a);
+	pram_dir_link(old_dir, p->eb, &a_name, &p->nb, &mb->to, own_b);
 	pram_move_dir_link(a, old_dir, new_dir);
 	pram_move_dir_link(b, new_dir, old_dir);
 done:
-	inode_set_ctime_current(b);
-	pram_update_inode(b);
-	pram_renamed(a, old_dir, new_dir);
+	pram_renamed(b, own_b);
+	pram_renamed(a, own_a);
+	pram_touch_dirs(old_dir, new_dir);
 	return 0;
 }
 
@@ -532,7 +564,7 @@ static int pram_rename_one(struct pram_rename_plan *p, struct dentry *old_dentry
 			   struct dentry *new_dentry)
 {
 	struct inode *old_dir = p->old_dir, *new_dir = p->new_dir;
-	struct inode *target = p->b;
+	struct inode *target = p->b, *own;
 	int err;
 
 	err = target ? pram_check_removable(target) ?:
@@ -548,12 +580,15 @@ static int pram_rename_one(struct pram_rename_plan *p, struct dentry *old_dentry
 			pram_dir_pos_skip(&p->ma.to, p->eb, &p->b_pos);
 		pram_entry_remove(new_dir, p->eb, &p->b_pos, target);
 	}
+	own = pram_renaming(p->a, p->ea);
 	if (old_dir == new_dir)
-		pram_dir_rename(old_dir, p->ea, &new_dentry->d_name, &p->na);
+		pram_dir_rename(old_dir, p->ea, &new_dentry->d_name, &p->na,
+				own);
 	else
 		pram_move_entry(old_dir, p->a, p->ea, new_dir,
-				&new_dentry->d_name, &p->na, &p->ma);
-	pram_renamed(p->a, old_dir, new_dir);
+				&new_dentry->d_name, &p->na, &p->ma, own);
+	pram_renamed(p->a, own);
+	pram_touch_dirs(old_dir, new_dir);
 	return 0;
 }
 

@@ -141,6 +141,7 @@ struct pram_inode_info {
 	struct pram_dir_index	*i_index;	/* a directory's name index */
 	struct mutex		i_index_lock;	/* building i_index */
 	unsigned int		i_index_gen;	/* i_index dropped: positions stale */
+	bool			i_stamped;	/* its record has the change's times */
 	struct inode		vfs_inode;
 };
 
@@ -264,6 +265,7 @@ void pram_inode_cache_destroy(void);
 struct inode *pram_alloc_inode(struct super_block *sb);
 void pram_free_inode(struct inode *inode);
 void pram_inode_to_record(struct inode *inode, struct pram_inode *pi);
+bool pram_record_holds(struct inode *inode);
 void pram_update_inode(struct inode *inode);
 void pram_init_root(struct super_block *sb, struct pram_inode *pi);
 void pram_record_lock(struct super_block *sb, u32 ino);
@@ -296,7 +298,7 @@ void pram_name_free_recs(struct super_block *sb, u32 ino,
 			 const u32 recs[PRAM_NAME_RECS]);
 void pram_name_set(struct super_block *sb, u32 ino, const struct qstr *name,
 		   struct pram_name_slots *ns, const struct pram_list_pos *pos,
-		   u32 parent);
+		   u32 parent, struct inode *inode);
 int pram_entry_name_get(struct super_block *sb, u32 ino, char *buf, u32 *len);
 u32 pram_entry_inode(struct super_block *sb, u32 ino);
 int pram_new_link(struct super_block *sb, u32 target, u32 *entry);
@@ -314,13 +316,14 @@ int pram_dir_find_entry(struct inode *dir, u32 ino, struct pram_list_pos *pos);
 void pram_dir_pos_skip(struct pram_list_pos *pos, u32 gone,
 		       const struct pram_list_pos *gone_pos);
 void pram_dir_link(struct inode *dir, u32 ino, const struct qstr *name,
-		   struct pram_name_slots *ns, const struct pram_list_pos *pos);
+		   struct pram_name_slots *ns, const struct pram_list_pos *pos,
+		   struct inode *inode);
 void pram_dir_unlink(struct inode *dir, u32 ino,
 		     const struct pram_list_pos *pos);
 void pram_dir_remove(struct inode *dir, u32 ino,
 		     const struct pram_list_pos *pos, struct inode *inode);
 void pram_dir_rename(struct inode *dir, u32 ino, const struct qstr *name,
-		     struct pram_name_slots *ns);
+		     struct pram_name_slots *ns, struct inode *inode);
 int pram_add_entry(struct inode *dir, u32 ino, const struct qstr *name);
 int pram_dir_empty(struct inode *dir);
 

@@ -327,6 +327,117 @@ TEST_F(ns, rename_cases)
 	}
 }
 
+/*
+ * An operation's attributes: the directories it changes get a new mtime
+ * and ctime, and those, with their link counts and the ctime of the
+ * inodes it renames or links, are on the NVRAM when it returns (the
+ * same after a remount). @watch lists the paths (after the operation)
+ * to compare, "d:" marking the directories whose mtime must change.
+ */
+struct times_case {
+	const char *name;
+	const char *setup[4];
+	int (*op)(void);
+	const char *watch[4];
+};
+
+static int op_create(void) { return put("x/new", ""); }
+static int op_unlink(void) { return unlink(at("x/a")); }
+static int op_mkdir(void) { return mkdir(at("x/s"), 0755); }
+static int op_rmdir(void) { return rmdir(at("x/s")); }
+static int op_link(void) { return link(at("x/a"), at("y/l")); }
+static int op_rename(void) { return rename(at("x/a"), at("x/z")); }
+static int op_move(void) { return rename(at("x/a"), at("y/a")); }
+static int op_replace(void) { return rename(at("x/a"), at("x/b")); }
+
+static int op_exchange(void)
+{
+	return renameat2(AT_FDCWD, at("x/a"), AT_FDCWD, at("y/c"),
+			 RENAME_EXCHANGE);
+}
+
+static const struct times_case times_cases[] = {
+	{ "create", { "d:x" }, op_create, { "d:x" } },
+	{ "unlink", { "d:x", "f:x/a" }, op_unlink, { "d:x" } },
+	{ "mkdir", { "d:x" }, op_mkdir, { "d:x", "x/s" } },
+	{ "mkdir after another", { "d:x", "d:x/t" }, op_mkdir, { "d:x", "x/s" } },
+	{ "rmdir", { "d:x", "d:x/s" }, op_rmdir, { "d:x" } },
+	{ "rmdir of the first", { "d:x", "d:x/s", "d:x/t" }, op_rmdir,
+	  { "d:x" } },
+	{ "link", { "d:x", "f:x/a", "d:y" }, op_link, { "d:y", "x/a" } },
+	{ "rename", { "d:x", "f:x/a" }, op_rename, { "d:x", "x/z" } },
+	{ "move", { "d:x", "f:x/a", "d:y" }, op_move, { "d:x", "d:y", "y/a" } },
+	{ "rename over a file", { "d:x", "f:x/a", "f:x/b" }, op_replace,
+	  { "d:x", "x/b" } },
+	{ "exchange across directories", { "d:x", "f:x/a", "d:y", "f:y/c" },
+	  op_exchange, { "d:x", "d:y", "x/a", "y/c" } },
+};
+
+#define OLD_TIME	1000000000
+
+static void set_old_times(struct __test_metadata *_metadata, const char *path)
+{
+	struct timespec old[2] = { { OLD_TIME, 0 }, { OLD_TIME, 0 } };
+
+	ASSERT_EQ(0, utimensat(AT_FDCWD, at(path), old, AT_SYMLINK_NOFOLLOW));
+}
+
+static void stat_watched(struct __test_metadata *_metadata,
+			 const struct times_case *c, struct stat *st)
+{
+	const char *w;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(c->watch) && c->watch[i]; i++) {
+		w = c->watch[i];
+		ASSERT_EQ(0, lstat(at(w + (w[1] == ':') * 2), &st[i])) {
+			TH_LOG("%s: %s", c->name, w);
+		}
+	}
+}
+
+TEST_F(ns, attributes_of_a_change_reach_the_nvram)
+{
+	struct stat before[4], after[4];
+	const struct times_case *c;
+	size_t i, j;
+
+	for (i = 0; i < ARRAY_SIZE(times_cases); i++) {
+		c = &times_cases[i];
+		for (j = 0; j < ARRAY_SIZE(c->setup) && c->setup[j]; j++)
+			rename_setup(_metadata, c->setup[j]);
+		for (j = 0; j < ARRAY_SIZE(c->setup) && c->setup[j]; j++)
+			set_old_times(_metadata, c->setup[j] + 2);
+		/* A clock tick later: the operation's ctime is its own. */
+		usleep(20 * 1000);
+		ASSERT_EQ(0, c->op()) {
+			TH_LOG("%s: %s", c->name, strerror(errno));
+		}
+		stat_watched(_metadata, c, before);
+		remount(_metadata, &self->nv);
+		stat_watched(_metadata, c, after);
+		for (j = 0; j < ARRAY_SIZE(c->watch) && c->watch[j]; j++) {
+			if (c->watch[j][1] == ':') {
+				EXPECT_NE(OLD_TIME, before[j].st_mtim.tv_sec) {
+					TH_LOG("%s: %s's mtime", c->name, c->watch[j]);
+				}
+			}
+			EXPECT_EQ(0, memcmp(&before[j].st_mtim, &after[j].st_mtim,
+					    sizeof(struct timespec)) |
+				     memcmp(&before[j].st_ctim, &after[j].st_ctim,
+					    sizeof(struct timespec))) {
+				TH_LOG("%s: %s's times lost at the remount",
+				       c->name, c->watch[j]);
+			}
+			EXPECT_EQ(before[j].st_nlink, after[j].st_nlink) {
+				TH_LOG("%s: %s's link count", c->name,
+				       c->watch[j]);
+			}
+		}
+		expect_clean(_metadata, &self->fresh);
+	}
+}
+
 TEST_F(ns, rename_over_an_open_target)
 {
 	char buf[16] = "";
