@@ -60,6 +60,23 @@ bool pram_inode_deleted(const struct pram_inode *pi);
 __le64 pram_time_pack(struct timespec64 ts);
 struct timespec64 pram_time_unpack(__le64 t);
 
+/* xblock.c */
+u32 pram_xblock_csum(const void *blk);
+int pram_xblock_check(const void *blk, u32 size, u32 owner, const char **why);
+const struct pram_xattr_entry *pram_xblock_next(const void *blk,
+						const struct pram_xattr_entry *e);
+const struct pram_xattr_entry *pram_xblock_find(const void *blk, u8 index,
+						const char *name, u32 len);
+int pram_xblock_edit(void *dst, const void *src, u32 size, u32 owner,
+		     u8 index, const char *name, u32 len, const void *value,
+		     u32 value_len);
+
+/* The value of an attribute entry, after its name. */
+static inline const void *pram_xattr_value(const struct pram_xattr_entry *e)
+{
+	return e->e_name + e->e_name_len;
+}
+
 /* Checks say why they refuse: *@why for the log, and -EINVAL. */
 static inline int pram_fail(const char **why, const char *reason)
 {

@@ -463,8 +463,10 @@ int pram_inode_check(const struct pram_inode *pi, u32 ino,
 		return pram_fail(why, "bad file type");
 	if (le32_to_cpu(pi->i_flags) & ~PRAM_INODE_FLAGS_KNOWN)
 		return pram_fail(why, "unknown inode flags");
-	if (pi->i_xattr)
+	if (pi->i_xattr && !pram_has_incompat(g, PRAM_FEATURE_INCOMPAT_XATTR))
 		return pram_fail(why, "extended attribute block without the feature");
+	if (pi->i_xattr && !pram_block_valid(g, le32_to_cpu(pi->i_xattr)))
+		return pram_fail(why, "extended attribute block out of range");
 	if (pram_inode_check_links(pi, mode, g, why) ||
 	    pram_inode_check_refs(pi, mode, g, why) ||
 	    pram_inode_check_size(pi, mode, g, why))

@@ -63,13 +63,19 @@
  * INCOMPAT_LONGNAMES: names of PRAM_NAME_LEN + 1 to PRAM_NAME_MAX bytes,
  * whose tail is in one or two name records (PRAM_S_IFNAME).
  *
- * The kernel sets LINKS and LONGNAMES when they are first used, in the
- * operation that first needs them; mkfs.pramfs -d when the tree it
- * copies needs them. Neither is ever cleared.
+ * INCOMPAT_XATTR: extended attributes, in a block of their own per inode
+ * (i_xattr, struct pram_xattr_header). Incompat, not ro_compat: a kernel
+ * without it refuses a record whose i_xattr is set, so it could not even
+ * read such a file.
+ *
+ * The kernel sets LINKS, LONGNAMES and XATTR when they are first used, in
+ * the operation that first needs them; mkfs.pramfs -d when the tree it
+ * copies needs them. None is ever cleared.
  */
 #define PRAM_FEATURE_INCOMPAT_JOURNAL	0x0001
 #define PRAM_FEATURE_INCOMPAT_LINKS	0x0002
 #define PRAM_FEATURE_INCOMPAT_LONGNAMES	0x0004
+#define PRAM_FEATURE_INCOMPAT_XATTR	0x0008
 
 #define PRAM_FEATURE_COMPAT_SUPP	0
 #define PRAM_FEATURE_RO_COMPAT_SUPP	0
@@ -183,7 +189,7 @@ struct pram_inode {
 	__le64	i_atime;		/*  32 */
 	__le64	i_mtime;		/*  40 */
 	__le64	i_ctime;		/*  48 */
-	__le32	i_xattr;		/*  56 reserved (xattr block), zero */
+	__le32	i_xattr;		/*  56 attribute block, or 0 */
 	union {				/*  60 */
 		struct {
 			/* row block -> column blocks -> data blocks */
@@ -263,5 +269,46 @@ struct pram_journal_entry {
 	__le16	e_line;			/*  18 its own line number */
 	__u8	e_old[PRAM_JOURNAL_DATA]; /* 20 the range's old contents */
 };					/* 64 bytes */
+
+/*
+ * An inode's extended attributes (INCOMPAT_XATTR): one data block, named
+ * by its i_xattr and by nothing else, never changed in place: a change
+ * writes a new block, switches i_xattr in a transaction and frees the
+ * old one. The header, then x_count entries packed from byte 16, each a
+ * struct pram_xattr_entry, its name (no NUL) and its value, padded with
+ * zeros to 4 bytes; sorted by (e_index, e_name_len, name), no two alike.
+ * Bytes x_used to the block's end are zero. x_csum is crc32c of bytes
+ * 8..x_used - 1 seeded with x_owner: a block found under another inode,
+ * or a stale one, fails it.
+ *
+ * POSIX ACLs are entries of index ACL_ACCESS and ACL_DEFAULT, with an
+ * empty name, in the VFS's xattr format (struct posix_acl_xattr_header,
+ * little-endian, ids as seen from the initial user namespace).
+ */
+#define PRAM_XATTR_MAGIC	0x58524D50	/* "PMRX" */
+#define PRAM_XATTR_ALIGN	4
+#define PRAM_XATTR_NAME_MAX	255	/* without the namespace's prefix */
+
+#define PRAM_XATTR_INDEX_USER		1
+#define PRAM_XATTR_INDEX_ACL_ACCESS	2
+#define PRAM_XATTR_INDEX_ACL_DEFAULT	3
+#define PRAM_XATTR_INDEX_TRUSTED	4
+#define PRAM_XATTR_INDEX_SECURITY	6
+#define PRAM_XATTR_INDEX_MAX		6
+
+struct pram_xattr_header {
+	__le32	x_magic;		/*   0 PRAM_XATTR_MAGIC */
+	__le32	x_csum;			/*   4 crc32c of bytes 8..x_used-1 */
+	__le32	x_owner;		/*   8 the inode whose block it is */
+	__le16	x_count;		/*  12 entries, at least 1 */
+	__le16	x_used;			/*  14 bytes in use, header included */
+};					/* 16 bytes */
+
+struct pram_xattr_entry {
+	__u8	e_index;		/*   0 PRAM_XATTR_INDEX_* */
+	__u8	e_name_len;		/*   1 0..255: 0 only for the ACLs */
+	__le16	e_value_len;		/*   2 */
+	char	e_name[];		/*   4 the name, then the value */
+};
 
 #endif /* _PRAMFS_FS_H */

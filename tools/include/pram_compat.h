@@ -52,6 +52,7 @@ static inline void le64_add_cpu(__le64 *v, u64 n)
 	*v = cpu_to_le64(le64_to_cpu(*v) + n);
 }
 
+#define U16_MAX		((u16)~0U)
 #define U32_MAX		((u32)~0U)
 #define U64_MAX		((u64)~0ULL)
 #define BITS_PER_BYTE	8
