@@ -40,7 +40,9 @@ void pram_set_incompat(struct super_block *sb, u32 bit)
 	} while (!(old & bit) && cmpxchg(&sbi->geo.incompat, old, old | bit) != old);
 	if (!(old & bit))
 		pram_info(sb, "feature %s in use from now on",
-			  bit == PRAM_FEATURE_INCOMPAT_LINKS ? "links" : "longnames");
+			  bit == PRAM_FEATURE_INCOMPAT_LINKS ? "links" :
+			  bit == PRAM_FEATURE_INCOMPAT_XATTR ? "xattr" :
+			  "longnames");
 }
 
 struct pram_name_fill {

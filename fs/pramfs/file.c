@@ -17,6 +17,7 @@
 #include <linux/sched.h>
 #include <linux/sort.h>
 #include <linux/uio.h>
+#include <linux/posix_acl.h>
 #include "pramfs.h"
 
 /*
@@ -1147,6 +1148,8 @@ int pram_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
 	}
 	setattr_copy(idmap, inode, attr);
 	pram_update_inode(inode);
+	if ((attr->ia_valid & ATTR_MODE) && !S_ISLNK(inode->i_mode))
+		return posix_acl_chmod(idmap, dentry, inode->i_mode);
 	return 0;
 }
 
@@ -1228,4 +1231,7 @@ const struct file_operations pram_file_operations = {
 
 const struct inode_operations pram_file_inode_operations = {
 	.setattr	= pram_setattr,
+	.listxattr	= pram_listxattr,
+	.get_inode_acl	= pram_get_inode_acl,
+	.set_acl	= pram_set_acl,
 };

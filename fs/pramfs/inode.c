@@ -461,6 +461,7 @@ void pram_evict_inode(struct inode *inode)
 	/* One transaction, the record logged once, committing in parts. */
 	pram_tx_begin_parts(sb);
 	pram_free_data(inode);
+	pram_xattr_drop(inode);
 	clear_inode(inode);
 	pram_free_ino(sb, inode->i_ino);
 	pram_tx_end(sb);
@@ -504,6 +505,7 @@ static void pram_inode_init_once(void *obj)
 	struct pram_inode_info *pii = obj;
 
 	mutex_init(&pii->i_index_lock);
+	init_rwsem(&pii->i_xattr_sem);
 	inode_init_once(&pii->vfs_inode);
 }
 

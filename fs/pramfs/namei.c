@@ -14,6 +14,8 @@
  * Each operation is one transaction (tx.c): a power cut leaves it wholly
  * done or not done at all.
  */
+#include <linux/fs.h>
+#include <linux/posix_acl.h>
 #include <linux/slab.h>
 #include "pramfs.h"
 
@@ -47,6 +49,18 @@ static void pram_fill_new(struct pram_inode *pi, u32 ino, void *arg)
 }
 
 /*
+ * The attributes a new inode starts with, in the transaction that makes
+ * it: the ACLs it inherits and an LSM's label.
+ */
+static int pram_init_xattrs(struct inode *inode, struct inode *dir,
+			    const struct qstr *name,
+			    struct posix_acl *default_acl, struct posix_acl *acl)
+{
+	return pram_init_acl(inode, default_acl, acl) ?:
+	       pram_init_security(inode, dir, name);
+}
+
+/*
  * A new inode for @dir, written to NVRAM but in no list yet (its i_parent
  * is 0). On a later failure, clear_nlink() and discard_new_inode() give
  * its blocks and its number back.
@@ -55,6 +69,7 @@ static struct inode *pram_new_inode(struct mnt_idmap *idmap, struct inode *dir,
 				    const struct qstr *name, umode_t mode,
 				    dev_t rdev)
 {
+	struct posix_acl *default_acl = NULL, *acl = NULL;
 	struct super_block *sb = dir->i_sb;
 	struct inode *inode;
 	u32 ino;
@@ -70,18 +85,31 @@ static struct inode *pram_new_inode(struct mnt_idmap *idmap, struct inode *dir,
 	if (S_ISDIR(inode->i_mode))
 		set_nlink(inode, 2);
 	pram_set_ops(inode, rdev);
-	err = pram_new_slot(sb, pram_fill_new, inode, true, &ino);
+	/* The mode the default ACL leaves, before the record is written. */
+	err = posix_acl_create(dir, &inode->i_mode, &default_acl, &acl);
 	if (err)
 		goto put_inode;
+	err = pram_new_slot(sb, pram_fill_new, inode, true, &ino);
+	if (err)
+		goto release_acls;
 	inode->i_ino = ino;
 	err = insert_inode_locked(inode);
 	if (err) {
 		pram_error(sb, ino, "new inode is already in use");
 		clear_nlink(inode);
-		goto put_inode;
+		goto release_acls;
+	}
+	err = pram_init_xattrs(inode, dir, name, default_acl, acl);
+	if (err) {
+		clear_nlink(inode);
+		discard_new_inode(inode);
+		return ERR_PTR(err);
 	}
 	return inode;
 
+release_acls:
+	posix_acl_release(default_acl);
+	posix_acl_release(acl);
 put_inode:
 	iput(inode);
 	return ERR_PTR(err);
@@ -626,13 +654,20 @@ const struct inode_operations pram_dir_inode_operations = {
 	.mknod		= pram_mknod,
 	.rename		= pram_rename,
 	.setattr	= pram_setattr,
+	.listxattr	= pram_listxattr,
+	.get_inode_acl	= pram_get_inode_acl,
+	.set_acl	= pram_set_acl,
 };
 
 const struct inode_operations pram_symlink_inode_operations = {
 	.get_link	= pram_get_link,
 	.setattr	= pram_setattr,
+	.listxattr	= pram_listxattr,
 };
 
 const struct inode_operations pram_special_inode_operations = {
 	.setattr	= pram_setattr,
+	.listxattr	= pram_listxattr,
+	.get_inode_acl	= pram_get_inode_acl,
+	.set_acl	= pram_set_acl,
 };

@@ -24,6 +24,7 @@ struct pram_mount_opts {
 	kuid_t		uid;
 	kgid_t		gid;
 	bool		noprotect;	/* leave the NVRAM mapping writable */
+	bool		noacl;		/* POSIX ACLs not enforced */
 	int		errors;		/* PRAM_ERRORS_*: on corruption */
 	unsigned int	given;		/* PRAM_OPT_* bits */
 };
@@ -41,6 +42,7 @@ enum { PRAM_ERRORS_CONTINUE, PRAM_ERRORS_RO, PRAM_ERRORS_PANIC };
 #define PRAM_OPT_GID		BIT(7)
 #define PRAM_OPT_NOPROTECT	BIT(8)
 #define PRAM_OPT_ERRORS		BIT(9)
+#define PRAM_OPT_ACL		BIT(10)
 
 /* Locks for on-media inode records, hashed by inode number. */
 #define PRAM_RECORD_LOCKS	64
@@ -142,6 +144,7 @@ struct pram_inode_info {
 	struct mutex		i_index_lock;	/* building i_index */
 	unsigned int		i_index_gen;	/* i_index dropped: positions stale */
 	bool			i_stamped;	/* its record has the change's times */
+	struct rw_semaphore	i_xattr_sem;	/* its attribute block */
 	struct inode		vfs_inode;
 };
 
@@ -326,6 +329,35 @@ void pram_dir_rename(struct inode *dir, u32 ino, const struct qstr *name,
 		     struct pram_name_slots *ns, struct inode *inode);
 int pram_add_entry(struct inode *dir, u32 ino, const struct qstr *name);
 int pram_dir_empty(struct inode *dir);
+
+/* xattr.c */
+extern const struct xattr_handler * const pram_xattr_handlers[];
+int pram_xattr_get(struct inode *inode, u8 index, const char *name,
+		   void *buffer, size_t size);
+int pram_xattr_set(struct inode *inode, u8 index, const char *name,
+		   const void *value, size_t size, int flags);
+void pram_xattr_drop(struct inode *inode);
+ssize_t pram_listxattr(struct dentry *dentry, char *buffer, size_t size);
+int pram_init_security(struct inode *inode, struct inode *dir,
+		       const struct qstr *name);
+
+/* acl.c */
+#ifdef CONFIG_FS_POSIX_ACL
+struct posix_acl *pram_get_inode_acl(struct inode *inode, int type, bool rcu);
+int pram_set_acl(struct mnt_idmap *idmap, struct dentry *dentry,
+		 struct posix_acl *acl, int type);
+int pram_init_acl(struct inode *inode, struct posix_acl *default_acl,
+		  struct posix_acl *acl);
+#else
+#define pram_get_inode_acl	NULL
+#define pram_set_acl		NULL
+static inline int pram_init_acl(struct inode *inode,
+				struct posix_acl *default_acl,
+				struct posix_acl *acl)
+{
+	return 0;
+}
+#endif
 
 /* index.c: a directory's entries in memory */
 struct pram_dir_ent {

@@ -100,7 +100,7 @@ void pram_error(struct super_block *sb, u32 ino, const char *fmt, ...)
 /* ---- mount options ---- */
 
 enum { Opt_physaddr, Opt_init, Opt_bs, Opt_bpi, Opt_N, Opt_mode, Opt_uid,
-	Opt_gid, Opt_noprotect, Opt_errors };
+	Opt_gid, Opt_noprotect, Opt_errors, Opt_acl };
 
 static const struct constant_table pram_param_errors[] = {
 	{ "continue",	PRAM_ERRORS_CONTINUE },
@@ -120,6 +120,7 @@ static const struct fs_parameter_spec pram_fs_parameters[] = {
 	fsparam_gid("gid",	Opt_gid),
 	fsparam_flag("noprotect", Opt_noprotect),
 	fsparam_enum("errors",	Opt_errors, pram_param_errors),
+	fsparam_flag_no("acl",	Opt_acl),
 	{}
 };
 
@@ -222,6 +223,11 @@ static int pram_parse_param(struct fs_context *fc, struct fs_parameter *param)
 		break;
 	case Opt_errors:
 		opts->errors = result.uint_32;
+		break;
+	case Opt_acl:
+		if (!result.negated && !IS_ENABLED(CONFIG_FS_POSIX_ACL))
+			return invalfc(fc, "acl: this kernel has no POSIX ACL support");
+		opts->noacl = result.negated;
 		break;
 	default:
 		err = pram_parse_numbers(fc, param, opt, &result);
@@ -419,17 +425,29 @@ static void pram_say_mounted(struct super_block *sb)
 		  ps->s_volume_name);
 }
 
+/* acl (the default where the kernel has ACLs) or noacl. */
+static void pram_set_acl_flag(struct super_block *sb,
+			      const struct pram_mount_opts *opts)
+{
+	if (IS_ENABLED(CONFIG_FS_POSIX_ACL) && !opts->noacl)
+		sb->s_flags |= SB_POSIXACL;
+	else
+		sb->s_flags &= ~SB_POSIXACL;
+}
+
 static void pram_init_sb(struct super_block *sb)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
 	int i;
 
 	sb->s_op = &pram_sops;
+	sb->s_xattr = pram_xattr_handlers;
 	sb->s_magic = PRAM_SUPER_MAGIC;
 	sb->s_time_gran = 1;
 	sb->s_time_min = PRAM_TIME_MIN;
 	sb->s_time_max = PRAM_TIME_MAX;
 	sb->s_max_links = PRAM_LINK_MAX;
+	pram_set_acl_flag(sb, &sbi->opts);
 	snprintf(sb->s_id, sizeof(sb->s_id), "pram@%llx", (u64)sbi->phys_addr);
 	mutex_init(&sbi->s_lock);
 	xa_init(&sbi->reserved);
@@ -535,6 +553,10 @@ static int pram_reconfigure(struct fs_context *fc)
 	pram_keep_root_opts(&sbi->opts, opts);
 	if (opts->given & PRAM_OPT_ERRORS)
 		sbi->opts.errors = opts->errors;
+	if (opts->given & PRAM_OPT_ACL) {
+		sbi->opts.noacl = opts->noacl;
+		pram_set_acl_flag(sb, &sbi->opts);
+	}
 	if (to_rw) {
 		pram_tx_enable(sb, true);
 		pram_count_mount(sb);
@@ -615,6 +637,7 @@ static int pram_show_options(struct seq_file *seq, struct dentry *root)
 		seq_printf(seq, ",gid=%u", from_kgid_munged(&init_user_ns, opts->gid));
 	if (opts->noprotect)
 		seq_puts(seq, ",noprotect");
+	seq_puts(seq, root->d_sb->s_flags & SB_POSIXACL ? ",acl" : ",noacl");
 	if (opts->errors != PRAM_ERRORS_CONTINUE)
 		seq_printf(seq, ",errors=%s", pram_param_errors[opts->errors].name);
 	return 0;

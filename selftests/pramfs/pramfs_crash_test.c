@@ -16,14 +16,19 @@
  *      blocks of a deleted file or past a cut truncate are freed by the
  *      next read-write mount); a read-write mount then succeeds;
  *   2. the tree it shows (names, types, modes, owners, sizes, blocks,
- *      bytes, targets and the times of files) is the one before the
- *      operation or the one after it, and nothing else;
+ *      bytes, targets, extended attributes and the times of files) is
+ *      the one before the operation or the one after it, and nothing
+ *      else;
  *   3. fsck.pramfs -fn then finds nothing.
  * Each operation prints the number of crash states it checked. The
  * tree holds a file with two names and one with a 200-byte name, so
  * that link, unlink of one of several names, renames of a linked file
- * and of long names are cut too; a link and a long name on a tree
- * without either also cut the superblock write of a feature's first use.
+ * and of long names are cut too, and one with an extended attribute; a
+ * link, a long name and an attribute on a tree without any also cut the
+ * superblock write of a feature's first use.
+ *
+ * A window of more than MAX_TEAR_LINES lines is torn three ways: its
+ * first line alone persisted, all but the first, all but the last.
  *
  * Needs root, pramfs registered with the knob, PRAM_PHYS and PRAM_SIZE
  * (qemu/run sets them), and fsck.pramfs (the test initramfs has it).
@@ -34,6 +39,7 @@
 #include <stdio.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <time.h>
 
 #include "../kselftest_harness.h"
@@ -43,8 +49,7 @@
 #define FS_SIZE		(1 << 20)	/* the filesystem under test */
 #define FS_BS		1024
 #define KNOB		"/sys/module/pramfs/parameters/"
-#define FSCK		"fsck.pramfs"
-#define MAX_TEAR_LINES	8		/* windows this small are torn line by line */
+#define MAX_TEAR_LINES	8		/* windows this small are torn every way */
 #define TREE_MAX	8192
 #define FIXED_TIME	1700000000	/* the files' times, so trees compare */
 
@@ -142,11 +147,20 @@ static const char *long_b(void)
 	return long_path(buf, "d1", 'b', 255);
 }
 
+/* 100 bytes of @c, for attribute values. */
+static const char *long_value(char c)
+{
+	static char v[100];
+
+	memset(v, c, sizeof(v));
+	return v;
+}
+
 /*
  * Two directories with files of one and of several blocks, a symlink, a
  * subtree to move, empty directories to remove or replace, and unless
- * @plain (neither feature in use yet) a file with two names (d1/multi,
- * d2/multi2) and one with a 200-byte name.
+ * @plain (no feature in use yet) a file with two names (d1/multi,
+ * d2/multi2), one with a 200-byte name, and an attribute on d1/big.
  */
 static int make_tree(bool plain)
 {
@@ -169,7 +183,10 @@ static int make_tree(bool plain)
 		if (fix_time(files[i] ?: long_a(), FIXED_TIME))
 			return -1;
 	/* After the times: a link changes the file's ctime only. */
-	return plain ? 0 : link(at("d1/multi"), at("d2/multi2"));
+	if (plain)
+		return 0;
+	return link(at("d1/multi"), at("d2/multi2")) ?:
+	       lsetxattr(at("d1/big"), "user.a", long_value('1'), 100, 0);
 }
 
 /* ---- what a tree holds ---- */
@@ -194,6 +211,22 @@ static uint32_t file_crc(const char *path)
 	return n < 0 ? 0 : crc;
 }
 
+/* "name=value,..." of @path's attributes, into @buf. */
+static void xattr_text(const char *path, char *buf, size_t size)
+{
+	char names[1024], value[256], *n;
+	ssize_t len = llistxattr(path, names, sizeof(names)), v;
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (n = names; len > 0 && n < names + len; n += strlen(n) + 1) {
+		v = lgetxattr(path, n, value, sizeof(value));
+		used += snprintf(buf + used, used < size ? size - used : 0,
+				 " %s=%08x", n,
+				 v < 0 ? 0 : crc32c(~0U, (uint8_t *)value, v));
+	}
+}
+
 /* A file's time: one the tests set, or the time of the run. */
 static const char *time_name(time_t t)
 {
@@ -207,7 +240,7 @@ static const char *time_name(time_t t)
 static void tree_walk(const char *path, const char *rel, struct tree *t,
 		      bool blocks)
 {
-	char sub[1024], subrel[1024], line[1400], target[256];
+	char sub[1024], subrel[1024], line[1800], target[256], xattrs[256];
 	struct dirent *e;
 	struct stat st;
 	DIR *d = opendir(path);
@@ -220,23 +253,24 @@ static void tree_walk(const char *path, const char *rel, struct tree *t,
 			continue;
 		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
 		snprintf(subrel, sizeof(subrel), "%s/%s", rel, e->d_name);
+		xattr_text(sub, xattrs, sizeof(xattrs));
 		if (lstat(sub, &st)) {
 			snprintf(line, sizeof(line), "%s lstat-error %d", subrel, errno);
 		} else if (S_ISDIR(st.st_mode)) {
-			snprintf(line, sizeof(line), "%s %o %u:%u links %lu", subrel,
+			snprintf(line, sizeof(line), "%s %o %u:%u links %lu%s", subrel,
 				 st.st_mode, st.st_uid, st.st_gid,
-				 (unsigned long)st.st_nlink);
+				 (unsigned long)st.st_nlink, xattrs);
 		} else {
 			len = S_ISLNK(st.st_mode) ?
 			      readlink(sub, target, sizeof(target) - 1) : 0;
 			target[len > 0 ? len : 0] = 0;
-			snprintf(line, sizeof(line), "%s %o %u:%u links %lu size %lld blocks %lld time %s %08x%s%s",
+			snprintf(line, sizeof(line), "%s %o %u:%u links %lu size %lld blocks %lld time %s %08x%s%s%s",
 				 subrel, st.st_mode, st.st_uid, st.st_gid,
 				 (unsigned long)st.st_nlink, (long long)st.st_size,
 				 blocks ? (long long)st.st_blocks : -1LL,
 				 time_name(st.st_mtime),
 				 S_ISREG(st.st_mode) ? file_crc(sub) : 0,
-				 len > 0 ? " -> " : "", target);
+				 len > 0 ? " -> " : "", target, xattrs);
 		}
 		t->line[t->n++] = strdup(line);
 		if (!lstat(sub, &st) && S_ISDIR(st.st_mode))
@@ -380,6 +414,37 @@ static int op_exchange_long_short(void)
 			 RENAME_EXCHANGE);
 }
 
+/*
+ * Extended attributes: d1/big has user.a, 100 bytes of '1', unless on
+ * the plain tree (so unlink_big frees an attribute block too). The
+ * values span cache lines, so a block changed in place would tear.
+ */
+static int op_setxattr_first(void) { return lsetxattr(at("d1/small"), "user.n", "new", 3, 0); }
+
+static int op_setxattr_replace(void)
+{
+	return lsetxattr(at("d1/big"), "user.a", long_value('2'), 100, 0);
+}
+
+static int op_setxattr_add(void) { return lsetxattr(at("d1/big"), "user.b", "b", 1, 0); }
+static int op_removexattr_last(void) { return lremovexattr(at("d1/big"), "user.a"); }
+
+/* An access ACL for user 1000 on d1/small: the mode changes with it. */
+static int op_set_acl(void)
+{
+	static const uint8_t acl[] = {
+		2, 0, 0, 0,
+		1, 0, 6, 0, 0, 0, 0, 0,		/* user:: rw- */
+		2, 0, 4, 0, 0xe8, 3, 0, 0,	/* user:1000: r-- */
+		4, 0, 0, 0, 0, 0, 0, 0,		/* group:: --- */
+		16, 0, 4, 0, 0, 0, 0, 0,	/* mask:: r-- */
+		32, 0, 0, 0, 0, 0, 0, 0,	/* other:: --- */
+	};
+
+	return lsetxattr(at("d1/small"), "system.posix_acl_access", acl,
+			 sizeof(acl), 0);
+}
+
 static int op_chmod(void) { return chmod(at("d1/big"), 0600); }
 static int op_chown(void) { return chown(at("d1/small"), 1000, 1000); }
 static int op_utimes(void) { return fix_time("d1/big", FIXED_TIME + 3600); }
@@ -502,6 +567,24 @@ FIXTURE_VARIANT_ADD(crash, rename_first_name_across) {
 	.op = { "rename_first_name_across", op_rename_first_name_across },
 };
 /* The superblock write of a feature's first use is cut too. */
+FIXTURE_VARIANT_ADD(crash, first_xattr) {
+	.op = { "first_xattr", op_setxattr_first, true },
+};
+FIXTURE_VARIANT_ADD(crash, setxattr) {
+	.op = { "setxattr", op_setxattr_first },
+};
+FIXTURE_VARIANT_ADD(crash, setxattr_replace) {
+	.op = { "setxattr_replace", op_setxattr_replace },
+};
+FIXTURE_VARIANT_ADD(crash, setxattr_add) {
+	.op = { "setxattr_add", op_setxattr_add },
+};
+FIXTURE_VARIANT_ADD(crash, removexattr_last) {
+	.op = { "removexattr_last", op_removexattr_last },
+};
+FIXTURE_VARIANT_ADD(crash, set_acl) {
+	.op = { "set_acl", op_set_acl },
+};
 FIXTURE_VARIANT_ADD(crash, first_link) {
 	.op = { "first_link", op_link, true },
 };
@@ -575,13 +658,9 @@ static bool tree_is_before_or_after(struct crash_run *self, bool ro)
 
 static int run_fsck(const struct nvram *nv)
 {
-	char cmd[256];
-	int st;
+	struct nvram fs = { nv->phys, FS_SIZE };
 
-	snprintf(cmd, sizeof(cmd), FSCK " -fn --phys %#llx --size %d >/tmp/crash-fsck.out 2>&1",
-		 nv->phys, FS_SIZE);
-	st = system(cmd);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return fsck_exit(&fs, "/tmp/crash-fsck.out");
 }
 
 /*
@@ -669,10 +748,17 @@ TEST_F_TIMEOUT(crash, every_persistence_point, 1200)
 	for (n = 0; n <= fences; n++) {
 		lines = check_state(_metadata, r, op, n, -1);
 		ASSERT_GE(lines, 0);
-		if (lines < 2 || lines > MAX_TEAR_LINES)
+		if (lines < 2)
 			continue;
-		for (tear = 0; tear < 2 * lines; tear++)
-			ASSERT_LE(0, check_state(_metadata, r, op, n, tear));
+		if (lines <= MAX_TEAR_LINES) {
+			for (tear = 0; tear < 2 * lines; tear++)
+				ASSERT_LE(0, check_state(_metadata, r, op, n, tear));
+			continue;
+		}
+		/* A larger window: its first line alone, all but it, all but the last. */
+		ASSERT_LE(0, check_state(_metadata, r, op, n, 0));
+		ASSERT_LE(0, check_state(_metadata, r, op, n, 1));
+		ASSERT_LE(0, check_state(_metadata, r, op, n, 2 * lines - 1));
 	}
 	fprintf(stderr, "# %s: %u crash states checked (%d fences), %u wrong\n",
 		op->name, r->states, fences, r->bad);
@@ -682,8 +768,8 @@ TEST_F_TIMEOUT(crash, every_persistence_point, 1200)
 /*
  * An image without the journal (mkfs.pramfs -O ^journal: the revision 1
  * layout) mounts, works, and keeps its layout: it does not gain a
- * journal (only the features of the hard link and long name the tree
- * uses), and fsck.pramfs finds it clean.
+ * journal (only the features of the hard link, long name and attribute
+ * the tree uses), and fsck.pramfs finds it clean.
  */
 TEST(image_without_journal_keeps_working)
 {
@@ -705,8 +791,8 @@ TEST(image_without_journal_keeps_working)
 	ASSERT_EQ(0, umount(MNT));
 	img = nvram_map(&nv);
 	ASSERT_NE(NULL, img);
-	/* The tree's hard link and long name set those features, no other. */
-	EXPECT_EQ(0x2 | 0x4, sb_get(img, SB_INCOMPAT, 4));
+	/* The tree's hard link, long name and attribute: those, no other. */
+	EXPECT_EQ(0x2 | 0x4 | 0x8, sb_get(img, SB_INCOMPAT, 4));
 	EXPECT_EQ(0, sb_get(img, SB_JOURNAL, 4));
 	munmap(img, nv.size);
 	EXPECT_EQ(0, run_fsck(&nv));

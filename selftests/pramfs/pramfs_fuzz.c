@@ -12,15 +12,15 @@
  *
  * Image i (0..N-1) is seed i % seeds with 1 to 4 mutations aimed at
  * metadata (the superblocks, the inode table, the bitmap, the journal,
- * map and symlink blocks): bit and byte flips, fields set to 0, ~0, one
- * past the end, the block of metadata or of another file, an inode's own
- * or an earlier inode number, journal entries of the open transaction
- * with offsets anywhere; three in four with every checksum recomputed, so
- * that the checks behind the checksums run. The mutations of image i come
+ * map, symlink and attribute blocks): bit and byte flips, fields set to
+ * 0, ~0, one past the end, the block of metadata or of another file, an
+ * inode's own or an earlier inode number, journal entries of the open
+ * transaction with offsets anywhere; three in four with every checksum
+ * recomputed, so that the checks behind the checksums run. The mutations of image i come
  * from SEED and i alone.
  *
  * Each image: mounted read-only and walked (readdir, lstat, every byte
- * read and mapped, readlink); remounted read-write and changed in every
+ * read and mapped, readlink, every attribute); remounted read-write and changed in every
  * directory (create, write, truncate down and up, rename, mkdir, unlink);
  * everything removable removed; unmounted; mounted and walked again. Then
  * fsck.pramfs -fy on the image as it was mutated: it must not crash, a
@@ -35,6 +35,7 @@
 #include <stdbool.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include "../kselftest.h"
 #include "pramfs_image.h"
@@ -164,6 +165,11 @@ static void workload(unsigned int bs)
 	target[5 + 250] = 0;
 	link(at("sparse"), at(target));
 	unlink(at("a/b/c/small"));
+	/* Attribute blocks: a user one, two on a directory, a big value. */
+	lsetxattr(at("a/b/c/d/big"), "user.colour", "blue", 4, 0);
+	lsetxattr(at("a"), "trusted.t", "dir", 3, 0);
+	lsetxattr(at("a"), "user.u", target, bs / 4, 0);
+	lsetxattr(at("short"), "security.s", "label", 5, 0);
 }
 
 static int knob_set(const char *name, long long v)
@@ -285,7 +291,9 @@ struct target {
 struct layout {
 	unsigned int	bs;
 	uint32_t	blocks, inodes, bitmap, bitmap_blocks, journal;
-	uint32_t	files[64];	/* map and symlink blocks */
+	uint32_t	files[64];	/* map, symlink and attribute blocks */
+	uint32_t	xattrs[16];	/* attribute blocks */
+	unsigned int	nxattrs;
 	unsigned int	nfiles;
 };
 
@@ -313,6 +321,12 @@ static void read_layout(const uint8_t *img, struct layout *l)
 		pi = img + (uint64_t)ino * INODE_SIZE;
 		if ((uint64_t)ino * INODE_SIZE + INODE_SIZE > FS_SIZE)
 			break;
+		row = le_get(pi + I_XATTR, 4);
+		if (row && (uint64_t)row * l->bs < FS_SIZE && l->nxattrs < 16 &&
+		    l->nfiles < 63) {
+			l->xattrs[l->nxattrs++] = row;
+			l->files[l->nfiles++] = row;
+		}
 		row = le_get(pi + I_ROW, 4);
 		if (!S_ISREG(le_get(pi + I_MODE, 2)) && !S_ISLNK(le_get(pi + I_MODE, 2)))
 			continue;
@@ -351,7 +365,7 @@ static struct target pick_target(const struct layout *l, const char **what)
 		*what = "journal";
 		return (struct target){ l->journal * bs, JOURNAL_BYTES };
 	default:
-		*what = "map or symlink block";
+		*what = "map, symlink or attribute block";
 		if (!l->nfiles)
 			return (struct target){ 0, SB_SIZE };
 		return (struct target){ l->files[below(l->nfiles)] * bs, bs };
@@ -415,6 +429,16 @@ static void forge_entries(uint8_t *img, uint64_t jstart)
 	}
 }
 
+/* An attribute block's checksum over the bytes it says are in use. */
+static void xattr_resum(uint8_t *img, unsigned int bs, uint32_t block)
+{
+	uint8_t *b = img + (uint64_t)block * bs;
+	uint32_t used = le_get(b + 14, 2);
+
+	if ((uint64_t)block * bs + bs <= FS_SIZE && used >= 16 && used <= bs)
+		le_put(b + 4, 4, crc32c(~0U, b + 8, used - 8));
+}
+
 /* Every checksum as the kernel computes it, over whatever is there. */
 static void resum_all(uint8_t *img, const struct layout *l)
 {
@@ -428,6 +452,8 @@ static void resum_all(uint8_t *img, const struct layout *l)
 			inode_resum(img, ino);
 	le_put(img, 4, sb_csum(img));
 	le_put(img + SB_SIZE, 4, sb_csum(img + SB_SIZE));
+	for (ino = 0; ino < l->nxattrs; ino++)
+		xattr_resum(img, l->bs, l->xattrs[ino]);
 	for (line = 1; j && j + JOURNAL_BYTES <= FS_SIZE && line < 256; line++)
 		if (first_nonzero(img + j + 64 * line, 64) >= 0)
 			le_put(img + j + 64 * line, 4,

@@ -562,22 +562,6 @@ TEST_F(ns, attributes_persist_with_nanoseconds)
 	expect_clean(_metadata, &self->fresh);
 }
 
-/* Run @fn as uid and gid 1000 in a child; its exit status. */
-static int as_user(int (*fn)(void))
-{
-	pid_t pid = fork();
-	int status;
-
-	if (!pid) {
-		if (setgroups(0, NULL) || setgid(1000) || setuid(1000))
-			_exit(100);
-		_exit(fn());
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
-}
-
 /* Each step that the permission checks must refuse, or allow. */
 static int user_steps(void)
 {

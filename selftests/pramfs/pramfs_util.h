@@ -14,11 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/klog.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #define MNT	"/mnt/pram"
@@ -152,6 +155,37 @@ static inline int put(const char *name, const char *content)
 	n = write(fd, content, strlen(content));
 	close(fd);
 	return n == (ssize_t)strlen(content) ? 0 : -1;
+}
+
+/*
+ * fsck.pramfs -fn (the test initramfs has it) over the unmounted
+ * filesystem @fs, its report in @out: its exit code, 0 for clean.
+ */
+static inline int fsck_exit(const struct nvram *fs, const char *out)
+{
+	char cmd[256];
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "fsck.pramfs -fn --phys %#llx --size %llu >%s 2>&1",
+		 fs->phys, fs->size, out);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Run @fn as uid and gid 1000 in a child; its exit status. */
+static inline int as_user(int (*fn)(void))
+{
+	pid_t pid = fork();
+	int status;
+
+	if (!pid) {
+		if (setgroups(0, NULL) || setgid(1000) || setuid(1000))
+			_exit(100);
+		_exit(fn());
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
 }
 
 /* Free blocks and inodes: what must come back after everything is deleted. */
@@ -319,6 +353,16 @@ static inline void read_all(const char *path, off_t size)
  * byte of every file (read and mmap), readlink. Errors are expected on
  * crafted images and ignored. Return: the entries seen.
  */
+/* Every extended attribute of @path, read and dropped. */
+static inline void read_xattrs(const char *path)
+{
+	char names[4096], value[4096], *n;
+	ssize_t len = llistxattr(path, names, sizeof(names));
+
+	for (n = names; len > 0 && n < names + len; n += strlen(n) + 1)
+		(void)!lgetxattr(path, n, value, sizeof(value));
+}
+
 static inline int walk_all(const char *path)
 {
 	DIR *d = opendir(path);
@@ -334,6 +378,7 @@ static inline int walk_all(const char *path)
 		if (snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name) >=
 		    (int)sizeof(sub) || lstat(sub, &st))
 			continue;
+		read_xattrs(sub);
 		if (S_ISDIR(st.st_mode))
 			n += walk_all(sub);
 		else if (S_ISREG(st.st_mode))

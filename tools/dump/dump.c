@@ -43,11 +43,12 @@ static void print_super(const struct pram_super_block *ps, const char *which,
 	       why ?: "");
 	printf("%-22s %#x\n", "magic", le32_to_cpu(ps->s_magic));
 	printf("%-22s %u\n", "revision", le32_to_cpu(ps->s_revision));
-	printf("%-22s %#x %#x %#x%s%s%s\n", "features (c/ro/in)",
+	printf("%-22s %#x %#x %#x%s%s%s%s\n", "features (c/ro/in)",
 	       le32_to_cpu(ps->s_feature_compat), le32_to_cpu(ps->s_feature_ro_compat),
 	       in, in & PRAM_FEATURE_INCOMPAT_JOURNAL ? " journal" : "",
 	       in & PRAM_FEATURE_INCOMPAT_LINKS ? " links" : "",
-	       in & PRAM_FEATURE_INCOMPAT_LONGNAMES ? " longnames" : "");
+	       in & PRAM_FEATURE_INCOMPAT_LONGNAMES ? " longnames" : "",
+	       in & PRAM_FEATURE_INCOMPAT_XATTR ? " xattr" : "");
 	printf("%-22s %.16s\n", "volume name", ps->s_volume_name);
 	printf("%-22s %02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x\n",
 	       "UUID", u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8],
@@ -134,6 +135,43 @@ static void print_name(struct pram_image *img, u32 ino)
 		putchar(')');
 }
 
+static const char *const xattr_prefix[PRAM_XATTR_INDEX_MAX + 1] = {
+	[PRAM_XATTR_INDEX_USER]		= "user.",
+	[PRAM_XATTR_INDEX_ACL_ACCESS]	= "system.posix_acl_access",
+	[PRAM_XATTR_INDEX_ACL_DEFAULT]	= "system.posix_acl_default",
+	[PRAM_XATTR_INDEX_TRUSTED]	= "trusted.",
+	[PRAM_XATTR_INDEX_SECURITY]	= "security.",
+};
+
+/* The attributes of @ino, a value as text when it is printable. */
+static void dump_xattrs(struct pram_image *img, u32 ino, u32 block)
+{
+	const struct pram_xattr_entry *e = NULL;
+	const char *why;
+	const u8 *blk, *v;
+	u32 len, i;
+	bool text;
+
+	if (!pram_block_valid(&img->geo, block))
+		return;
+	blk = pram_img_block(img, block);
+	if (pram_xblock_check(blk, img->geo.blocksize, ino, &why)) {
+		printf("%-22s refused: %s\n", "attributes", why);
+		return;
+	}
+	while ((e = pram_xblock_next(blk, e))) {
+		v = pram_xattr_value(e);
+		len = le16_to_cpu(e->e_value_len);
+		for (text = true, i = 0; i < len; i++)
+			text &= v[i] >= 0x20 && v[i] < 0x7f;
+		printf("%-22s %s%.*s (%u bytes)", "attribute",
+		       xattr_prefix[e->e_index], e->e_name_len, e->e_name, len);
+		if (text)
+			printf(" \"%.*s\"", (int)len, (const char *)v);
+		putchar('\n');
+	}
+}
+
 static void dump_inode(struct pram_image *img, u32 ino)
 {
 	const struct pram_inode *pi = pram_img_inode(img, ino);
@@ -154,6 +192,8 @@ static void dump_inode(struct pram_image *img, u32 ino)
 	printf("%-22s %u\n", "blocks", le32_to_cpu(pi->i_blocks));
 	printf("%-22s %#x\n", "flags", le32_to_cpu(pi->i_flags));
 	printf("%-22s %u\n", "xattr block", le32_to_cpu(pi->i_xattr));
+	if (pi->i_xattr)
+		dump_xattrs(img, ino, le32_to_cpu(pi->i_xattr));
 	print_time("atime", pi->i_atime);
 	print_time("mtime", pi->i_mtime);
 	print_time("ctime", pi->i_ctime);

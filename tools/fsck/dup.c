@@ -150,8 +150,13 @@ void fsck_claim_all(struct fsck *f)
 		pi = pram_img_inode(&f->img, ino);
 		mode = le16_to_cpu(pi->i_mode);
 		row = le32_to_cpu(pi->i_type.reg.row_block);
-		if (!(*fsck_state(f, ino) & IN_USED) || !row ||
-		    (!S_ISREG(mode) && !S_ISLNK(mode)))
+		if (!(*fsck_state(f, ino) & IN_USED))
+			continue;
+		/* Pass 1 cleared a bad one, or reported it (-n). */
+		if (pi->i_xattr &&
+		    !fsck_xattr_problem(f, ino, le32_to_cpu(pi->i_xattr)))
+			fsck_claim(f, le32_to_cpu(pi->i_xattr));
+		if (!row || (!S_ISREG(mode) && !S_ISLNK(mode)))
 			continue;
 		fsck_claim(f, row);
 		if (S_ISREG(mode))

@@ -42,6 +42,7 @@ enum problem {
 	PR_MAP_ENTRY,		/* a map entry outside the data area */
 	PR_BLOCKS,		/* i_blocks differs from the map */
 	PR_SYMLINK,		/* a symlink target without its NUL */
+	PR_XATTR,		/* an attribute block that cannot be kept */
 	PR_DUP_BLOCK,		/* a block claimed twice */
 	PR_LIST,		/* a list to rewrite from the entries found */
 	PR_ENTRY_FREE,		/* a free or cleared inode in a list */
@@ -122,6 +123,7 @@ void fsck_clear_inode(struct fsck *f, u32 ino);
 void fsck_unlist(struct fsck *f, u32 ino);
 int fsck_free_name(struct fsck *f, u32 ino, const u32 *e, u32 n, char *name);
 void fsck_rename_entry(struct fsck *f, u32 ino, const u32 *e, u32 n);
+const char *fsck_xattr_problem(struct fsck *f, u32 ino, u32 block);
 bool fsck_claim(struct fsck *f, u32 block);
 void fsck_claim_all(struct fsck *f);
 int fsck_relink(struct fsck *f, u32 dir, const u32 *entries, u32 n);

@@ -3,7 +3,8 @@
  * fsck.pramfs pass 1: every inode slot, with the kernel's own checks
  * (pram_inode_check()), and every block map and symlink block; the
  * blocks they hold are claimed, and a block claimed twice is left to
- * pass 1B. Link counts and names are judged later (passes 2 and 4), so
+ * pass 1B. An attribute block is checked and claimed here too; a bad
+ * one, or one another inode holds, costs its inode the attributes only. Link counts and names are judged later (passes 2 and 4), so
  * the record is checked with them set right. Link entries are checked as
  * records here, what they name in pass 2; name records alone here, and
  * kept in pass 3 only if a valid name holds them.
@@ -56,6 +57,9 @@ static int check_record(struct fsck *f, u32 ino, const char **why)
 
 	if (!pram_mode_is_link(mode))
 		copy.i_links_count = cpu_to_le16(S_ISDIR(mode) ? 2 : 1);
+	/* Judged alone (pass1_xattr()): a bad one costs only itself. */
+	if (!pram_mode_is_link(mode))
+		copy.i_xattr = 0;
 	if (ino != PRAM_ROOT_INO) {
 		memset(copy.i_name, 0, PRAM_NAME_LEN);
 		copy.i_name[0] = 'x';
@@ -239,6 +243,52 @@ static void pass1_symlink(struct fsck *f, u32 ino)
 		f->skipped = true;
 }
 
+/**
+ * fsck_xattr_problem() - why @ino's attribute block cannot be kept
+ * @f: the check
+ * @ino: an inode in use
+ * @block: its i_xattr, not 0
+ *
+ * Return: the reason, or NULL for a valid block of its own (whether
+ * another inode holds it too is pass 1's).
+ */
+const char *fsck_xattr_problem(struct fsck *f, u32 ino, u32 block)
+{
+	const char *why;
+
+	if (!pram_has_incompat(f->g, PRAM_FEATURE_INCOMPAT_XATTR))
+		return "without the feature";
+	if (!pram_block_valid(f->g, block))
+		return "out of range";
+	if (pram_xblock_check(pram_img_block(&f->img, block), f->g->blocksize,
+			      ino, &why))
+		return why;
+	return NULL;
+}
+
+/* An inode's attribute block: claimed, or dropped with its attributes. */
+static void pass1_xattr(struct fsck *f, u32 ino)
+{
+	struct pram_inode *pi = pram_img_inode(&f->img, ino);
+	u32 block = le32_to_cpu(pi->i_xattr);
+	const char *why;
+
+	if (!block)
+		return;
+	why = fsck_xattr_problem(f, ino, block);
+	if (!why && test_bit_le(block, f->claimed))
+		why = "held by another inode";
+	if (!why) {
+		fsck_claim(f, block);
+		return;
+	}
+	if (fsck_problem(f, PR_XATTR, "Inode %u: attribute block %u: %s", ino,
+			 block, why)) {
+		pi->i_xattr = 0;
+		pram_img_resum(&f->img, ino);
+	}
+}
+
 /* A name record: whether it is some entry's is judged in pass 3. */
 static void pass1_name_record(struct fsck *f, u32 ino)
 {
@@ -277,6 +327,7 @@ void fsck_pass1(struct fsck *f)
 		}
 		if (!pass1_record(f, ino))
 			continue;
+		pass1_xattr(f, ino);
 		/* As it is now: the root may have been remade. */
 		mode = le16_to_cpu(pi->i_mode);
 		*fsck_state(f, ino) = IN_USED | (S_ISDIR(mode) ? IN_DIR : 0);

@@ -30,6 +30,7 @@ static const struct {
 	[PR_MAP_ENTRY]		= { "Clear the entry", 0 },
 	[PR_BLOCKS]		= { "Fix", PREEN },
 	[PR_SYMLINK]		= { "Fix", 0 },
+	[PR_XATTR]		= { "Drop the attributes", 0 },
 	[PR_DUP_BLOCK]		= { "Give each its own", 0 },
 	[PR_LIST]		= { "Rewrite the list", PREEN },
 	[PR_ENTRY_FREE]		= { "Take it out", PREEN },

@@ -7,10 +7,12 @@
  * taken in name order, so the same tree makes the same image. A name
  * over 48 bytes takes name records (the longnames feature); a file with
  * several names in the tree is stored once, its other names link entries
- * (the links feature). What the format cannot hold (a name over 255
- * bytes, more than 65535 names of one file, a file past the largest
- * size, a symlink target of a block or more) is an error naming the
- * path.
+ * (the links feature). Extended attributes and POSIX ACLs are copied
+ * into an attribute block (the xattr feature). What the format cannot
+ * hold (a name over 255 bytes, more than 65535 names of one file, a file
+ * past the largest size, a symlink target of a block or more, an
+ * attribute of another namespace, attributes past a block) is an error
+ * naming the path.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -18,6 +20,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/sysmacros.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 #include "mkfs.h"
 
@@ -136,6 +139,103 @@ static int check_entry(struct tree_walk *w, const char *name,
 	return 0;
 }
 
+/* The namespaces PRAMFS holds: a prefix, or a whole name for the ACLs. */
+static const struct {
+	const char	*prefix;
+	u8		index;
+	bool		whole;
+} xattr_ns[] = {
+	{ "user.", PRAM_XATTR_INDEX_USER, false },
+	{ "trusted.", PRAM_XATTR_INDEX_TRUSTED, false },
+	{ "security.", PRAM_XATTR_INDEX_SECURITY, false },
+	{ "system.posix_acl_access", PRAM_XATTR_INDEX_ACL_ACCESS, true },
+	{ "system.posix_acl_default", PRAM_XATTR_INDEX_ACL_DEFAULT, true },
+};
+
+/* The index of host attribute @name, its name in the block in @suffix; -1. */
+static int xattr_index(const char *name, const char **suffix)
+{
+	size_t i, len;
+
+	for (i = 0; i < ARRAY_SIZE(xattr_ns); i++) {
+		len = strlen(xattr_ns[i].prefix);
+		if (strncmp(name, xattr_ns[i].prefix, len) ||
+		    (xattr_ns[i].whole && name[len]))
+			continue;
+		*suffix = name + len;
+		return xattr_ns[i].index;
+	}
+	return -1;
+}
+
+/* Add host attribute @name to the block @blk of @count entries; the count. */
+static int add_xattr(struct tree_walk *w, u32 ino, const char *name, u8 *blk,
+		     u8 *next, int count, u8 *value)
+{
+	u32 bs = w->b->img->geo.blocksize;
+	const char *suffix;
+	ssize_t len;
+	int index = xattr_index(name, &suffix);
+
+	if (index < 0)
+		return fail(w, "attribute %s: PRAMFS holds user., trusted., security. and the POSIX ACLs only",
+			    name);
+	len = lgetxattr(w->path, name, value, XATTR_SIZE_MAX);
+	if (len < 0)
+		return fail(w, "attribute %s: %s", name, strerror(errno));
+	memset(next, 0, bs);
+	count = pram_xblock_edit(next, count ? blk : NULL, bs, ino, index,
+				 suffix, strlen(suffix), value, len);
+	if (count < 0)
+		return fail(w, "attribute %s: %s", name, count == -ENOSPC ?
+			    "the attributes do not fit in one block" :
+			    "its name is too long");
+	memcpy(blk, next, bs);
+	return count;
+}
+
+/* The host file's attributes, into an attribute block of @ino's. */
+static int copy_xattrs(struct tree_walk *w, u32 ino)
+{
+	struct pram_image *img = w->b->img;
+	u32 bs = img->geo.blocksize, block;
+	ssize_t len = llistxattr(w->path, NULL, 0);
+	u8 *blk, *next, *value;
+	char *names, *n;
+	int count = 0;
+
+	if (len < 0 && errno != ENOTSUP)
+		return fail(w, "attributes: %s", strerror(errno));
+	if (len <= 0)
+		return 0;
+	names = malloc(len);
+	blk = malloc(bs);
+	next = malloc(bs);
+	value = malloc(XATTR_SIZE_MAX);
+	if (!names || !blk || !next || !value) {
+		count = fail(w, "attributes: %s", strerror(ENOMEM));
+	} else {
+		len = llistxattr(w->path, names, len);
+		if (len < 0)
+			count = fail(w, "attributes: %s", strerror(errno));
+	}
+	for (n = names; count >= 0 && n < names + len; n += strlen(n) + 1)
+		count = add_xattr(w, ino, n, blk, next, count, value);
+	if (count > 0 && pram_build_block(w->b, &block))
+		count = fail(w, "no free block left for its attributes");
+	if (count > 0) {
+		memcpy(pram_img_block(img, block), blk, bs);
+		pram_img_inode(img, ino)->i_xattr = cpu_to_le32(block);
+		pram_img_resum(img, ino);
+		pram_img_set_incompat(img, PRAM_FEATURE_INCOMPAT_XATTR);
+	}
+	free(names);
+	free(blk);
+	free(next);
+	free(value);
+	return count < 0 ? -1 : 0;
+}
+
 /* The contents of one new inode, by type. */
 static int fill_inode(struct tree_walk *w, u32 ino, const struct stat *st)
 {
@@ -155,7 +255,7 @@ static int fill_inode(struct tree_walk *w, u32 ino, const struct stat *st)
 	} else if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode)) {
 		pi->i_type.dev.rdev = cpu_to_le32(encode_dev(st->st_rdev));
 	}
-	return err;
+	return err ?: copy_xattrs(w, ino);
 }
 
 static int walk(struct tree_walk *w, u32 dir);

@@ -20,6 +20,11 @@ make_case_tree() {
 	mkdir -p "$t/c"
 	ln "$t/a/f4" "$t/c/f4-link"
 	head -c 700 /dev/urandom >"$t/c/$LONG_NAME"
+	# Attributes and ACLs (the xattr feature): copied by mkfs -d.
+	setfattr -n user.colour -v blue "$t/a/f2"
+	setfattr -n trusted.origin -v host "$t/a/f2"
+	setfacl -m u:1000:r "$t/a/f4"
+	setfacl -d -m u:1000:rx "$t/a/sub"
 }
 
 # The long name of /c's file: 200 bytes, two name records.
@@ -64,4 +69,5 @@ link-orphan 1 -
 name-rec-bad 4 long-*
 name-rec-orphan 1 -
 unlisted-name 1 f4
-link-orphan-dir 1 -"
+link-orphan-dir 1 -
+xattr-bad 4 -"

@@ -408,6 +408,14 @@ static void c_name_rec_bad(void)
 }
 
 /* A valid name record that /a/f1 (a short name) does not hold. */
+/* A byte of /a/f2's attribute block: its checksum fails. */
+static void c_xattr_bad(void)
+{
+	u32 block = le32_to_cpu(rec(ino("/a/f2"))->i_xattr);
+
+	((u8 *)pram_img_block(&img, block))[20] ^= 1;
+}
+
 static void c_name_rec_orphan(void)
 {
 	static const char name[] = "an-orphan-part-of-a-name-longer-than-forty-eight-bytes";
@@ -439,6 +447,7 @@ static const struct {
 	{ "link-target", c_link_target }, { "link-orphan", c_link_orphan },
 	{ "name-rec-bad", c_name_rec_bad }, { "name-rec-orphan", c_name_rec_orphan },
 	{ "unlisted-name", c_unlisted_name }, { "link-orphan-dir", c_link_orphan_dir },
+	{ "xattr-bad", c_xattr_bad },
 };
 
 int main(int argc, char **argv)

@@ -61,12 +61,17 @@ if "$FSCK" -fnv "$work/base.img" | grep -qE '^ +9 regular files$' &&
    "$FSCK" -fnv "$work/base.img" | grep -qE '^ +1 link entries' &&
    "$FSCK" -fnv "$work/base.img" | grep -qE '^ +2 name records'; then ok
 else bad "fsck -v: what the tree holds, by type"; fi
-# The second name and the long one: features set, the link counted.
-if "$DUMP" "$work/base.img" | grep -qE '^features.* journal links longnames$' &&
+# The second name, the long one and the attributes: features set, the
+# link counted, the attributes shown.
+if "$DUMP" "$work/base.img" | grep -qE '^features.* journal links longnames xattr$' &&
    "$DUMP" -i /a/f4 "$work/base.img" | grep -qE '^links +2$' &&
+   "$DUMP" -i /a/f2 "$work/base.img" | grep -qF 'attribute              user.colour (4 bytes) "blue"' &&
+   "$DUMP" -i /a/f2 "$work/base.img" | grep -qF 'attribute              trusted.origin (4 bytes) "host"' &&
+   "$DUMP" -i /a/f4 "$work/base.img" | grep -qF 'attribute              system.posix_acl_access (' &&
+   "$DUMP" -i /a/sub "$work/base.img" | grep -qF 'attribute              system.posix_acl_default (' &&
    "$DUMP" -d /c "$work/base.img" | grep -qF '"f4-link" -> inode' &&
    "$DUMP" -d /c "$work/base.img" | grep -qF "\"$LONG_NAME\" (name records"; then ok
-else bad "mkfs -d: a hard link and a long name"; fi
+else bad "mkfs -d: a hard link, a long name, attributes and ACLs"; fi
 # A tree without them leaves both features off.
 rm -rf "$work/plain" && mkdir -p "$work/plain/d" && echo x >"$work/plain/d/f"
 expect 0 "mkfs -d of a plain tree" "$MKFS" -q -d "$work/plain" "$work/plain.img" 1M
