@@ -130,8 +130,10 @@ static void xblock_edit_limits_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xb_set(x, PRAM_XATTR_INDEX_USER, "n", value, max), 1);
 	xb_expect_valid(test, x);
 	KUNIT_EXPECT_EQ(test, xb_set(x, PRAM_XATTR_INDEX_USER, "m", "", 0), -ENOSPC);
-	/* The block is left as it was. */
-	xb_expect_valid(test, x);
+	/* A value the VFS allows (64 KiB) that no block holds. */
+	KUNIT_EXPECT_EQ(test, pram_xblock_edit(x->b, NULL, BS, OWNER,
+					       PRAM_XATTR_INDEX_USER, "m", 1,
+					       value, U16_MAX + 1), -ENOSPC);
 }
 
 /* ---- pram_xblock_check over damaged blocks ---- */

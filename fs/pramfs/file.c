@@ -1146,11 +1146,16 @@ int pram_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
 		if (err)
 			return err;
 	}
+	/* A new mode and the ACL mask it rewrites: one transaction. */
+	pram_tx_begin(inode->i_sb);
 	setattr_copy(idmap, inode, attr);
-	pram_update_inode(inode);
 	if ((attr->ia_valid & ATTR_MODE) && !S_ISLNK(inode->i_mode))
-		return posix_acl_chmod(idmap, dentry, inode->i_mode);
-	return 0;
+		err = posix_acl_chmod(idmap, dentry, inode->i_mode);
+	/* As ext4: the mode stays even if the ACL could not follow. */
+	if (!pram_record_holds(inode))
+		pram_update_inode(inode);
+	pram_tx_end(inode->i_sb);
+	return err;
 }
 
 /* Map a zeroed block at @fblock unless one is there. */

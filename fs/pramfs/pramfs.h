@@ -129,6 +129,8 @@ struct pram_sb_info {
  *   reads;
  * - tx.lock (tx.c) makes a transaction: taken inside the VFS's inode
  *   locks and a directory's i_index_lock, outside everything below;
+ * - an inode's i_xattr_sem covers its attribute block: shared to read
+ *   it, exclusive (inside tx.lock) to replace it;
  * - s_lock covers the free counts and hints, the bitmap and the inode
  *   table;
  * - super_lock covers a write of the superblock pair

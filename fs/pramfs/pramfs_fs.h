@@ -278,9 +278,9 @@ struct pram_journal_entry {
  * old one. The header, then x_count entries packed from byte 16, each a
  * struct pram_xattr_entry, its name (no NUL) and its value, padded with
  * zeros to 4 bytes; sorted by (e_index, e_name_len, name), no two alike.
- * Bytes x_used to the block's end are zero. x_csum is crc32c of bytes
- * 8..x_used - 1 seeded with x_owner: a block found under another inode,
- * or a stale one, fails it.
+ * Bytes x_used to the block's end are zero. x_csum is crc32c (seed ~0,
+ * as the inodes') of bytes 8..x_used - 1, which begin with x_owner: a
+ * block found under another inode fails the owner check.
  *
  * POSIX ACLs are entries of index ACL_ACCESS and ACL_DEFAULT, with an
  * empty name, in the VFS's xattr format (struct posix_acl_xattr_header,

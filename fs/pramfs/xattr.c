@@ -23,7 +23,8 @@ static const char *const pram_xattr_prefix[PRAM_XATTR_INDEX_MAX + 1] = {
 
 /*
  * @inode's attribute block, checked, or NULL for none; called under
- * i_xattr_sem. Return: the block, NULL, or ERR_PTR(-EUCLEAN) (logged).
+ * i_xattr_sem, or at eviction, when nothing else can change it.
+ * Return: the block, NULL, or ERR_PTR(-EUCLEAN) (logged).
  */
 static const void *pram_xattr_block(struct inode *inode, u32 *blockp)
 {

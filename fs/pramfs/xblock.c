@@ -200,8 +200,8 @@ static u32 pram_xattr_put(u8 *dst, u32 off, u8 index, const char *name,
  * exist is the caller's (XATTR_CREATE, XATTR_REPLACE).
  *
  * Return: the entries @dst holds (0: the inode needs no block), or
- * -ERANGE for a name the format cannot hold, -ENOSPC when they do not
- * fit in a block.
+ * -ERANGE for a name the format cannot hold, -ENOSPC when the value or
+ * the set does not fit in a block.
  */
 int pram_xblock_edit(void *dst, const void *src, u32 size, u32 owner,
 		     u8 index, const char *name, u32 len, const void *value,
@@ -213,8 +213,10 @@ int pram_xblock_edit(void *dst, const void *src, u32 size, u32 owner,
 	bool placed = !value;
 	int cmp;
 
-	if (!pram_xattr_name_ok(index, len) || value_len > U16_MAX)
+	if (!pram_xattr_name_ok(index, len))
 		return -ERANGE;
+	if (value_len > U16_MAX)
+		return -ENOSPC;
 	need = value ? pram_xattr_entry_size(len, value_len) : 0;
 	while (src && (e = pram_xblock_next(src, e))) {
 		cmp = pram_xattr_cmp(index, name, len, e);

@@ -147,6 +147,22 @@ static const char *long_b(void)
 	return long_path(buf, "d1", 'b', 255);
 }
 
+/* An access ACL giving user 1000 read on @name (its mode 0640). */
+static int set_reader_acl(const char *name)
+{
+	static const uint8_t acl[] = {
+		2, 0, 0, 0,
+		1, 0, 6, 0, 0, 0, 0, 0,		/* user:: rw- */
+		2, 0, 4, 0, 0xe8, 3, 0, 0,	/* user:1000: r-- */
+		4, 0, 0, 0, 0, 0, 0, 0,		/* group:: --- */
+		16, 0, 4, 0, 0, 0, 0, 0,	/* mask:: r-- */
+		32, 0, 0, 0, 0, 0, 0, 0,	/* other:: --- */
+	};
+
+	return lsetxattr(at(name), "system.posix_acl_access", acl, sizeof(acl),
+			 0);
+}
+
 /* 100 bytes of @c, for attribute values. */
 static const char *long_value(char c)
 {
@@ -160,7 +176,8 @@ static const char *long_value(char c)
  * Two directories with files of one and of several blocks, a symlink, a
  * subtree to move, empty directories to remove or replace, and unless
  * @plain (no feature in use yet) a file with two names (d1/multi,
- * d2/multi2), one with a 200-byte name, and an attribute on d1/big.
+ * d2/multi2), one with a 200-byte name, an attribute on d1/big and an
+ * ACL on d2/victim.
  */
 static int make_tree(bool plain)
 {
@@ -186,7 +203,8 @@ static int make_tree(bool plain)
 	if (plain)
 		return 0;
 	return link(at("d1/multi"), at("d2/multi2")) ?:
-	       lsetxattr(at("d1/big"), "user.a", long_value('1'), 100, 0);
+	       lsetxattr(at("d1/big"), "user.a", long_value('1'), 100, 0) ?:
+	       set_reader_acl("d2/victim");
 }
 
 /* ---- what a tree holds ---- */
@@ -430,20 +448,10 @@ static int op_setxattr_add(void) { return lsetxattr(at("d1/big"), "user.b", "b",
 static int op_removexattr_last(void) { return lremovexattr(at("d1/big"), "user.a"); }
 
 /* An access ACL for user 1000 on d1/small: the mode changes with it. */
-static int op_set_acl(void)
-{
-	static const uint8_t acl[] = {
-		2, 0, 0, 0,
-		1, 0, 6, 0, 0, 0, 0, 0,		/* user:: rw- */
-		2, 0, 4, 0, 0xe8, 3, 0, 0,	/* user:1000: r-- */
-		4, 0, 0, 0, 0, 0, 0, 0,		/* group:: --- */
-		16, 0, 4, 0, 0, 0, 0, 0,	/* mask:: r-- */
-		32, 0, 0, 0, 0, 0, 0, 0,	/* other:: --- */
-	};
+static int op_set_acl(void) { return set_reader_acl("d1/small"); }
 
-	return lsetxattr(at("d1/small"), "system.posix_acl_access", acl,
-			 sizeof(acl), 0);
-}
+/* chmod of d2/victim, whose ACL mask follows the group bits: one step. */
+static int op_chmod_acl(void) { return chmod(at("d2/victim"), 0600); }
 
 static int op_chmod(void) { return chmod(at("d1/big"), 0600); }
 static int op_chown(void) { return chown(at("d1/small"), 1000, 1000); }
@@ -584,6 +592,9 @@ FIXTURE_VARIANT_ADD(crash, removexattr_last) {
 };
 FIXTURE_VARIANT_ADD(crash, set_acl) {
 	.op = { "set_acl", op_set_acl },
+};
+FIXTURE_VARIANT_ADD(crash, chmod_acl) {
+	.op = { "chmod_acl", op_chmod_acl },
 };
 FIXTURE_VARIANT_ADD(crash, first_link) {
 	.op = { "first_link", op_link, true },

@@ -127,14 +127,14 @@ TEST_F(xattr, each_namespace_round_trips_and_persists)
 	expect_clean(_metadata, self);
 }
 
-/* One errno case: an attribute call on "f" after @setup set user.a. */
+/* One errno case: an attribute call on "f", which has user.a = "old". */
 struct errno_case {
 	const char *what;
 	const char *name;
 	const char *value;	/* NULL: removexattr */
 	int flags;
 	int err;
-	const char *after;	/* user.a's value after, "" for none */
+	const char *after;	/* user.a's value after, NULL for none */
 };
 
 static const struct errno_case errno_cases[] = {
@@ -144,11 +144,33 @@ static const struct errno_case errno_cases[] = {
 	{ "create", "user.b", "new", XATTR_CREATE, 0, "old" },
 	{ "set over", "user.a", "newer", 0, 0, "newer" },
 	{ "empty value", "user.a", "", 0, 0, "" },
-	{ "remove", "user.a", NULL, 0, 0, "" },
+	{ "remove", "user.a", NULL, 0, 0, NULL },
 	{ "remove a missing name", "user.b", NULL, 0, ENODATA, "old" },
 	{ "unknown namespace", "other.a", "v", 0, EOPNOTSUPP, "old" },
 	{ "no name after the prefix", "user.", "v", 0, EINVAL, "old" },
 };
+
+/* user.a of "f" is @want, or absent (ENODATA) for NULL. */
+static void expect_value(struct __test_metadata *_metadata, const char *what,
+			 const char *name, const char *want)
+{
+	char buf[64];
+	ssize_t n = lgetxattr(at("f"), name, buf, sizeof(buf));
+
+	if (!want) {
+		EXPECT_EQ(-1, n) {
+			TH_LOG("%s: still there", what);
+		}
+		EXPECT_EQ(ENODATA, errno);
+		return;
+	}
+	EXPECT_EQ((ssize_t)strlen(want), n) {
+		TH_LOG("%s: its length", what);
+	}
+	EXPECT_EQ(0, memcmp(buf, want, n > 0 ? n : 0)) {
+		TH_LOG("%s: its value", what);
+	}
+}
 
 TEST_F(xattr, create_replace_remove_give_ext4s_errors)
 {
@@ -167,9 +189,7 @@ TEST_F(xattr, create_replace_remove_give_ext4s_errors)
 		EXPECT_EQ(c->err, ret) {
 			TH_LOG("%s", c->what);
 		}
-		EXPECT_STREQ(c->after, value_of("f", "user.a")) {
-			TH_LOG("%s", c->what);
-		}
+		expect_value(_metadata, c->what, "user.a", c->after);
 	}
 	/* A value larger than the buffer. */
 	ASSERT_EQ(0, set("f", "user.a", "four", 0));
@@ -199,6 +219,8 @@ TEST_F(xattr, one_block_is_the_limit)
 	EXPECT_EQ(ENOSPC, errno);
 	EXPECT_EQ((ssize_t)max, lgetxattr(at("f"), "user.n", NULL, 0));
 	/* The VFS's limits: names of 255 bytes, values of 64 KiB. */
+	EXPECT_EQ(-1, lsetxattr(at("f"), "user.n", value, 65536, 0));
+	EXPECT_EQ(ENOSPC, errno);
 	EXPECT_EQ(-1, lsetxattr(at("f"), "user.n", value, 65537, 0));
 	EXPECT_EQ(E2BIG, errno);
 	memset(name, 'a', sizeof(name));
@@ -486,11 +508,17 @@ TEST_F(xattr, acl_and_noacl_mount_options)
 	ASSERT_EQ(0, mount_line(MNT, line, sizeof(line)));
 	EXPECT_NE(NULL, strstr(line, ",noacl"));
 	/* Not enforced, not reachable; kept for when acl is back. */
+	EXPECT_EQ(EACCES, as_user(user_reads));
 	EXPECT_EQ(EOPNOTSUPP, set_acl("f", ACL_ACCESS, named_reader,
 				      ARRAY_SIZE(named_reader)));
 	EXPECT_FALSE(listed("f", ACL_ACCESS));
 	ASSERT_EQ(0, do_mount(MNT, MS_REMOUNT, "acl"));
 	EXPECT_EQ(4, acl_perm("f", ACL_ACCESS, USER));
+	EXPECT_EQ(0, as_user(user_reads));
+	/* And off again, live. */
+	ASSERT_EQ(0, do_mount(MNT, MS_REMOUNT, "noacl"));
+	EXPECT_EQ(EACCES, as_user(user_reads));
+	ASSERT_EQ(0, do_mount(MNT, MS_REMOUNT, "acl"));
 	expect_clean(_metadata, self);
 }
 

@@ -152,15 +152,19 @@ void fsck_claim_all(struct fsck *f)
 		row = le32_to_cpu(pi->i_type.reg.row_block);
 		if (!(*fsck_state(f, ino) & IN_USED))
 			continue;
-		/* Pass 1 cleared a bad one, or reported it (-n). */
-		if (pi->i_xattr &&
-		    !fsck_xattr_problem(f, ino, le32_to_cpu(pi->i_xattr)))
-			fsck_claim(f, le32_to_cpu(pi->i_xattr));
 		if (!row || (!S_ISREG(mode) && !S_ISLNK(mode)))
 			continue;
 		fsck_claim(f, row);
 		if (S_ISREG(mode))
 			pram_map_walk(f->g, f->img.base, row, row, claim_entry, f);
+	}
+	/* Then, as pass 1, the attribute blocks it kept (or reported: -n). */
+	for (ino = PRAM_ROOT_INO; ino < end; ino++) {
+		pi = pram_img_inode(&f->img, ino);
+		if ((*fsck_state(f, ino) & IN_USED) && pi->i_xattr &&
+		    !fsck_xattr_problem(f, ino, le32_to_cpu(pi->i_xattr)) &&
+		    !test_bit_le(le32_to_cpu(pi->i_xattr), f->claimed))
+			fsck_claim(f, le32_to_cpu(pi->i_xattr));
 	}
 }
 

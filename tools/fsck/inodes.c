@@ -3,8 +3,9 @@
  * fsck.pramfs pass 1: every inode slot, with the kernel's own checks
  * (pram_inode_check()), and every block map and symlink block; the
  * blocks they hold are claimed, and a block claimed twice is left to
- * pass 1B. An attribute block is checked and claimed here too; a bad
- * one, or one another inode holds, costs its inode the attributes only. Link counts and names are judged later (passes 2 and 4), so
+ * pass 1B. Attribute blocks are checked and claimed after all of those:
+ * a bad one, or one another inode holds, costs its inode the attributes
+ * only. Link counts and names are judged later (passes 2 and 4), so
  * the record is checked with them set right. Link entries are checked as
  * records here, what they name in pass 2; name records alone here, and
  * kept in pass 3 only if a valid name holds them.
@@ -85,6 +86,7 @@ static void check_unlisted_name(struct fsck *f, u32 ino)
 	    pram_mode_is_link(le16_to_cpu(pi->i_mode)))
 		return;
 	copy.i_links_count = cpu_to_le16(S_ISDIR(le16_to_cpu(pi->i_mode)) ? 2 : 1);
+	copy.i_xattr = 0;	/* pass1_xattr()'s */
 	copy.i_csum = cpu_to_le32(pram_inode_csum(&copy, ino));
 	if (!pram_inode_check(&copy, ino, f->g, &why) ||
 	    !fsck_problem(f, PR_UNLISTED_NAME, "Inode %u is in no directory, but keeps a name (\"%s\"): %s",
@@ -327,7 +329,6 @@ void fsck_pass1(struct fsck *f)
 		}
 		if (!pass1_record(f, ino))
 			continue;
-		pass1_xattr(f, ino);
 		/* As it is now: the root may have been remade. */
 		mode = le16_to_cpu(pi->i_mode);
 		*fsck_state(f, ino) = IN_USED | (S_ISDIR(mode) ? IN_DIR : 0);
@@ -344,4 +345,11 @@ void fsck_pass1(struct fsck *f)
 		if (*fsck_state(f, ino))
 			S_ISDIR(mode) ? f->dirs++ : f->files++;
 	}
+	/*
+	 * After every map and symlink block: an attribute block that is
+	 * also another file's block is the attributes' loss, never the data's.
+	 */
+	for (ino = PRAM_ROOT_INO; ino < end; ino++)
+		if ((*fsck_state(f, ino) & (IN_USED | IN_LINK)) == IN_USED)
+			pass1_xattr(f, ino);
 }

@@ -189,7 +189,7 @@ static int add_xattr(struct tree_walk *w, u32 ino, const char *name, u8 *blk,
 	if (count < 0)
 		return fail(w, "attribute %s: %s", name, count == -ENOSPC ?
 			    "the attributes do not fit in one block" :
-			    "its name is too long");
+			    "its name is too long or empty");
 	memcpy(blk, next, bs);
 	return count;
 }

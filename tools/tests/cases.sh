@@ -70,4 +70,5 @@ name-rec-bad 4 long-*
 name-rec-orphan 1 -
 unlisted-name 1 f4
 link-orphan-dir 1 -
-xattr-bad 4 -"
+xattr-bad 4 -
+xattr-shared 4 f5"

@@ -407,7 +407,6 @@ static void c_name_rec_bad(void)
 	((struct pram_name_rec *)rec(r))->n_part[3] ^= 1;
 }
 
-/* A valid name record that /a/f1 (a short name) does not hold. */
 /* A byte of /a/f2's attribute block: its checksum fails. */
 static void c_xattr_bad(void)
 {
@@ -416,6 +415,13 @@ static void c_xattr_bad(void)
 	((u8 *)pram_img_block(&img, block))[20] ^= 1;
 }
 
+/* /a/f5's first data block is /a/f2's attribute block: the data wins. */
+static void c_xattr_shared(void)
+{
+	first_entry("/a/f5")[0] = rec(ino("/a/f2"))->i_xattr;
+}
+
+/* A valid name record that /a/f1 (a short name) does not hold. */
 static void c_name_rec_orphan(void)
 {
 	static const char name[] = "an-orphan-part-of-a-name-longer-than-forty-eight-bytes";
@@ -447,7 +453,7 @@ static const struct {
 	{ "link-target", c_link_target }, { "link-orphan", c_link_orphan },
 	{ "name-rec-bad", c_name_rec_bad }, { "name-rec-orphan", c_name_rec_orphan },
 	{ "unlisted-name", c_unlisted_name }, { "link-orphan-dir", c_link_orphan_dir },
-	{ "xattr-bad", c_xattr_bad },
+	{ "xattr-bad", c_xattr_bad },	{ "xattr-shared", c_xattr_shared },
 };
 
 int main(int argc, char **argv)
