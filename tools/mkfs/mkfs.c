@@ -99,6 +99,7 @@ static void parse(int argc, char **argv, struct mkfs_opts *o)
 			    v & ~07777)
 				pram_die("mode=%s: not a permission mode", optarg);
 			o->mode = v;
+			o->mode_given = true;
 			break;
 		case 'u':
 		case 'g':
@@ -106,6 +107,7 @@ static void parse(int argc, char **argv, struct mkfs_opts *o)
 			if (v > U32_MAX - 1)
 				pram_die("bad value '%s' for -%c", optarg, c);
 			*(c == 'u' ? &o->uid : &o->gid) = v;
+			*(c == 'u' ? &o->uid_given : &o->gid_given) = true;
 			break;
 		case 'L':
 			if (strlen(optarg) > sizeof(o->label))

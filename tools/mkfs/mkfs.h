@@ -11,6 +11,7 @@ struct mkfs_opts {
 	u32			blocksize;	/* 0: the default */
 	u64			bpi, ninodes;	/* 0: the default */
 	u32			mode, uid, gid;	/* the root directory */
+	bool			mode_given, uid_given, gid_given;
 	char			label[16];
 	u8			uuid[16];
 	bool			uuid_given;

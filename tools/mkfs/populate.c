@@ -363,6 +363,35 @@ static int walk(struct tree_walk *w, u32 dir)
 	return err;
 }
 
+/*
+ * The root directory takes the source directory's mode, owner, times,
+ * attributes and ACLs, as every directory under it does; -m, -u and -g
+ * override the mode and owner. -m with an access ACL on the source is
+ * refused: the ACL's mask would not match the mode.
+ */
+static int fill_root(struct tree_walk *w, const struct mkfs_opts *o)
+{
+	struct pram_inode *pi = pram_img_inode(w->b->img, PRAM_ROOT_INO);
+	struct stat st;
+
+	if (stat(w->path, &st))
+		return fail(w, "%s", strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return fail(w, "not a directory");
+	if (o->mode_given) {
+		if (getxattr(w->path, "system.posix_acl_access", NULL, 0) >= 0)
+			return fail(w, "-m and an access ACL on the directory: give one of them");
+		st.st_mode = S_IFDIR | o->mode;
+	}
+	if (o->uid_given)
+		st.st_uid = o->uid;
+	if (o->gid_given)
+		st.st_gid = o->gid;
+	set_attrs(pi, &st);
+	pram_img_resum(w->b->img, PRAM_ROOT_INO);
+	return copy_xattrs(w, PRAM_ROOT_INO);
+}
+
 /**
  * pram_populate() - copy the tree under o->tree into the root directory
  * @b: the builder of the new filesystem
@@ -377,7 +406,7 @@ int pram_populate(struct pram_builder *b, const struct mkfs_opts *o)
 
 	if (snprintf(w.path, sizeof(w.path), "%s", o->tree) >= (int)sizeof(w.path))
 		return -1;
-	err = walk(&w, PRAM_ROOT_INO);
+	err = fill_root(&w, o) ?: walk(&w, PRAM_ROOT_INO);
 	free(w.links);
 	return err;
 }

@@ -72,6 +72,19 @@ if "$DUMP" "$work/base.img" | grep -qE '^features.* journal links longnames xatt
    "$DUMP" -d /c "$work/base.img" | grep -qF '"f4-link" -> inode' &&
    "$DUMP" -d /c "$work/base.img" | grep -qF "\"$LONG_NAME\" (name records"; then ok
 else bad "mkfs -d: a hard link, a long name, attributes and ACLs"; fi
+# The root takes the source directory's mode, owner, attributes and ACL;
+# -u overrides the owner, and -m with an access ACL is refused.
+rm -rf "$work/top" && mkdir -p "$work/top/d" && chmod 750 "$work/top"
+setfattr -n user.root -v top "$work/top" && setfacl -m u:1000:rx "$work/top"
+expect 0 "mkfs -d: the root's own attributes" "$MKFS" -q -u 7 -d "$work/top" "$work/top.img" 1M
+if "$DUMP" -i / "$work/top.img" | grep -qE '^mode +40750$' &&
+   "$DUMP" -i / "$work/top.img" | grep -qE "^owner +7:$(id -g)$" &&
+   "$DUMP" -i / "$work/top.img" | grep -qF 'attribute              user.root (3 bytes) "top"' &&
+   "$DUMP" -i / "$work/top.img" | grep -qF 'attribute              system.posix_acl_access ('; then ok
+else bad "mkfs -d: the root's mode, owner, attributes and ACL"; "$DUMP" -i / "$work/top.img"; fi
+expect 0 "fsck -fn of a root with attributes" "$FSCK" -fn "$work/top.img"
+says "top: -m and an access ACL on the directory" "mkfs -d -m with the root's ACL" \
+	"$MKFS" -q -m 755 -d "$work/top" "$work/top.img" 1M
 # A tree without them leaves both features off.
 rm -rf "$work/plain" && mkdir -p "$work/plain/d" && echo x >"$work/plain/d/f"
 expect 0 "mkfs -d of a plain tree" "$MKFS" -q -d "$work/plain" "$work/plain.img" 1M
