@@ -165,6 +165,25 @@ bool pram_tx_active(struct super_block *sb)
 	return tx->enabled && tx->owner == current;
 }
 
+/**
+ * pram_tx_room() - can the current transaction log @len more bytes?
+ * @sb: the superblock
+ * @len: the bytes, at most PRAM_TX_MAX_RANGE
+ *
+ * True when the task is in a transaction that logs and the journal
+ * holds @len more bytes without committing what is done so far (which
+ * pram_tx_log() would do to make room): a change logged now is undone
+ * with the rest of the operation.
+ */
+bool pram_tx_room(struct super_block *sb, size_t len)
+{
+	struct pram_tx *tx = &PRAM_SB(sb)->tx;
+
+	return pram_tx_active(sb) &&
+	       tx->next + DIV_ROUND_UP(len, PRAM_JOURNAL_DATA) <= PRAM_JOURNAL_LINES &&
+	       tx->nlogged < ARRAY_SIZE(tx->logged);
+}
+
 /*
  * The most lines one step of work begun by pram_tx_begin_parts() logs:
  * 16 map entries, 16 bitmap words and the inode record, with room over.

@@ -91,6 +91,46 @@ unlock:
 }
 
 /*
+ * @next into a new block of its own, @block. It is written unlogged:
+ * the block is taken by this transaction, and undone with it.
+ */
+static int pram_xattr_write_new(struct super_block *sb, const void *next,
+				u32 *block)
+{
+	void *w;
+	int err;
+
+	err = pram_new_block(sb, block);
+	if (err)
+		return err;
+	pram_set_incompat(sb, PRAM_FEATURE_INCOMPAT_XATTR);
+	w = pram_wp_open(sb, pram_block_addr(sb, *block), sb->s_blocksize);
+	memcpy(w, next, sb->s_blocksize);
+	pram_wp_close(sb, w, sb->s_blocksize);
+	return 0;
+}
+
+/*
+ * @next over @block, the inode's present attribute block, when there is
+ * no free block (a full filesystem): the old block is logged whole
+ * first, so a power cut still leaves the old set or the new one. Only if
+ * the transaction's journal has room for it; otherwise -ENOSPC.
+ */
+static int pram_xattr_write_over(struct super_block *sb, const void *next,
+				 u32 block)
+{
+	void *addr = pram_block_addr(sb, block), *w;
+
+	if (!pram_tx_room(sb, sb->s_blocksize))
+		return -ENOSPC;
+	pram_tx_log(sb, addr, sb->s_blocksize);
+	w = pram_wp_open(sb, addr, sb->s_blocksize);
+	memcpy(w, next, sb->s_blocksize);
+	pram_wp_close(sb, w, sb->s_blocksize);
+	return 0;
+}
+
+/*
  * Write @next, the inode's next attribute block (NULL for none), and
  * switch i_xattr to it with the inode's attributes (its ctime); the old
  * block is freed. Inside the caller's transaction: a power cut leaves
@@ -101,25 +141,23 @@ static int pram_xattr_switch(struct inode *inode, const void *next, u32 old)
 	struct super_block *sb = inode->i_sb;
 	struct pram_inode *pi;
 	u32 block = 0;
-	void *w;
-	int err;
+	int err = 0;
 
 	if (next) {
-		err = pram_new_block(sb, &block);
-		if (err)
-			return err;
-		pram_set_incompat(sb, PRAM_FEATURE_INCOMPAT_XATTR);
-		/* A block this transaction takes: unlogged, undone with it. */
-		w = pram_wp_open(sb, pram_block_addr(sb, block), sb->s_blocksize);
-		memcpy(w, next, sb->s_blocksize);
-		pram_wp_close(sb, w, sb->s_blocksize);
+		err = pram_xattr_write_new(sb, next, &block);
+		if (err == -ENOSPC && old) {
+			err = pram_xattr_write_over(sb, next, old);
+			block = old;
+		}
 	}
+	if (err)
+		return err;
 	inode_set_ctime_current(inode);
 	pi = pram_record_begin(sb, inode->i_ino);
 	pram_inode_to_record(inode, pi);
 	pi->i_xattr = cpu_to_le32(block);
 	pram_record_end(sb, pi);
-	if (old)
+	if (old && old != block)
 		pram_free_blocks(sb, &old, 1);
 	return 0;
 }

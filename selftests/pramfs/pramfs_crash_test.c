@@ -325,6 +325,7 @@ struct crash_op {
 	const char *name;
 	int (*run)(void);	/* 0 when it did what it should */
 	bool plain;		/* on the tree without links and long names */
+	int (*prepare)(void);	/* after the tree, before the count; 0 */
 };
 
 static int op_create(void)
@@ -446,6 +447,26 @@ static int op_setxattr_replace(void)
 
 static int op_setxattr_add(void) { return lsetxattr(at("d1/big"), "user.b", "b", 1, 0); }
 static int op_removexattr_last(void) { return lremovexattr(at("d1/big"), "user.a"); }
+
+/*
+ * The filesystem full to its last block: the filler, then attribute
+ * blocks on new files for the blocks too few for another file's map.
+ */
+static int fill_all(void)
+{
+	struct statvfs st;
+	char name[16];
+	int i;
+
+	if (fill_up("filler"))
+		return -1;
+	for (i = 0; i < 16 && !statvfs(MNT, &st) && st.f_bfree; i++) {
+		snprintf(name, sizeof(name), "full%d", i);
+		if (put_pattern(name, 0, 8) || lsetxattr(at(name), "user.x", "x", 1, 0))
+			return -1;
+	}
+	return statvfs(MNT, &st) || st.f_bfree ? -1 : 0;
+}
 
 /* An access ACL for user 1000 on d1/small: the mode changes with it. */
 static int op_set_acl(void) { return set_reader_acl("d1/small"); }
@@ -587,6 +608,13 @@ FIXTURE_VARIANT_ADD(crash, setxattr_replace) {
 FIXTURE_VARIANT_ADD(crash, setxattr_add) {
 	.op = { "setxattr_add", op_setxattr_add },
 };
+/* No free block: the attribute block changes in place, logged whole. */
+FIXTURE_VARIANT_ADD(crash, setxattr_replace_full) {
+	.op = { "setxattr_replace_full", op_setxattr_replace, .prepare = fill_all },
+};
+FIXTURE_VARIANT_ADD(crash, setxattr_add_full) {
+	.op = { "setxattr_add_full", op_setxattr_add, .prepare = fill_all },
+};
 FIXTURE_VARIANT_ADD(crash, removexattr_last) {
 	.op = { "removexattr_last", op_removexattr_last },
 };
@@ -650,13 +678,13 @@ FIXTURE_TEARDOWN_PARENT(crash)
 	knob_set("crash_commit_delay_ms", 0);
 }
 
-/* A fresh filesystem holding the tree, mounted; 0 or -1. */
-static int fresh_tree(const struct nvram *nv, bool plain)
+/* A fresh filesystem holding the tree @op runs on, mounted; 0 or -1. */
+static int fresh_tree(const struct nvram *nv, const struct crash_op *op)
 {
 	if (do_mount(MNT, 0, "physaddr=%#llx,init=%d,bs=%d", nv->phys, FS_SIZE,
 		     FS_BS))
 		return -1;
-	return make_tree(plain);
+	return make_tree(op->plain) ?: op->prepare ? op->prepare() : 0;
 }
 
 static bool tree_is_before_or_after(struct crash_run *self, bool ro)
@@ -688,7 +716,7 @@ static int check_state(struct __test_metadata *_metadata,
 	int lines;
 	const char *wrong = NULL;
 
-	if (fresh_tree(&self->nv, op->plain) || knob_set("crash_tear", tear) ||
+	if (fresh_tree(&self->nv, op) || knob_set("crash_tear", tear) ||
 	    knob_set("crash_after", n))
 		return -1;
 	op->run();
@@ -742,7 +770,7 @@ TEST_F_TIMEOUT(crash, every_persistence_point, 1200)
 	int fences, n, tear, lines;
 
 	/* The count pass: the fences, and the trees before and after. */
-	ASSERT_EQ(0, fresh_tree(&r->nv, op->plain));
+	ASSERT_EQ(0, fresh_tree(&r->nv, op));
 	tree_text(r->before, sizeof(r->before), true);
 	tree_text(r->before_ro, sizeof(r->before_ro), false);
 	ASSERT_EQ(0, knob_set("crash_after", INT_MAX));
@@ -831,21 +859,6 @@ static int write_at(const char *name, off_t off, int byte, size_t len)
 	}
 	close(fd);
 	return err;
-}
-
-/* Fill the filesystem to its last block; 0 or -1. */
-static int fill_up(const char *name)
-{
-	uint8_t buf[1024];
-	int fd = open(at(name), O_WRONLY | O_CREAT, 0644);
-
-	if (fd < 0)
-		return -1;
-	memset(buf, 0x5a, sizeof(buf));
-	while (write(fd, buf, sizeof(buf)) > 0)
-		;
-	close(fd);
-	return errno == ENOSPC ? 0 : -1;
 }
 
 /* Run @fn in a child, after @delay_ms; its pid, or -1. */

@@ -49,6 +49,7 @@ FIXTURE_SETUP(link)
 
 	if (why)
 		SKIP(return, "%s", why);
+	self->nv.size = FS_SIZE;	/* the filesystem, for fsck.pramfs */
 	mkdir(MNT, 0755);
 	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx,init=%d,bs=%u",
 			      self->nv.phys, FS_SIZE, variant->bs));
@@ -58,30 +59,6 @@ FIXTURE_SETUP(link)
 FIXTURE_TEARDOWN_PARENT(link)
 {
 	umount2(MNT, MNT_DETACH);
-}
-
-static void remount(struct __test_metadata *_metadata, const struct nvram *nv)
-{
-	ASSERT_EQ(0, umount(MNT));
-	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", nv->phys));
-}
-
-/* Empty the filesystem, unmount, fsck.pramfs -fn, mount: fresh counts. */
-static void expect_clean(struct __test_metadata *_metadata,
-			 const struct nvram *nv, const struct counts *fresh)
-{
-	char cmd[128];
-	struct counts now;
-
-	remove_tree(MNT);
-	now = fs_counts(MNT);
-	EXPECT_EQ(fresh->bfree, now.bfree);
-	EXPECT_EQ(fresh->ffree, now.ffree);
-	ASSERT_EQ(0, umount(MNT));
-	snprintf(cmd, sizeof(cmd), "fsck.pramfs -fn --phys %#llx --size %d >/dev/null",
-		 nv->phys, FS_SIZE);
-	EXPECT_EQ(0, system(cmd));
-	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", nv->phys));
 }
 
 /* lstat(2) of MNT/@name; the test dies when there is none. */
@@ -178,7 +155,7 @@ TEST_F(link, names_share_the_inode_and_count)
 	/* A write through one name is seen through the other. */
 	ASSERT_EQ(0, put("d/g", "changed"));
 	EXPECT_STREQ("changed", get("f", buf, sizeof(buf)));
-	expect_clean(_metadata, &self->nv, &self->fresh);
+	expect_clean(_metadata, self);
 }
 
 /* POSIX's times and counts around link, unlink and rename of a name. */
@@ -211,7 +188,7 @@ TEST_F(link, times_and_counts_on_every_name)
 	remount(_metadata, &self->nv);
 	EXPECT_EQ(2, lst("d/g2").st_nlink);
 	EXPECT_EQ(before_d.st_nlink, lst("d").st_nlink);
-	expect_clean(_metadata, &self->nv, &self->fresh);
+	expect_clean(_metadata, self);
 }
 
 /* linkat: AT_SYMLINK_FOLLOW links the target, without it the symlink. */
@@ -227,7 +204,7 @@ TEST_F(link, linkat_follows_a_symlink_when_asked)
 	EXPECT_TRUE(S_ISLNK(lst("to-sl").st_mode));
 	EXPECT_EQ(2, lst("f").st_nlink);
 	EXPECT_EQ(2, lst("sl").st_nlink);
-	expect_clean(_metadata, &self->nv, &self->fresh);
+	expect_clean(_metadata, self);
 }
 
 TEST_F(link, every_type_but_directories)
@@ -257,7 +234,7 @@ TEST_F(link, every_type_but_directories)
 		EXPECT_EQ(a.st_rdev, lst(n2).st_rdev);
 		EXPECT_EQ(2, a.st_nlink);
 	}
-	expect_clean(_metadata, &self->nv, &self->fresh);
+	expect_clean(_metadata, self);
 }
 
 TEST_F(link, unlink_any_name_and_the_inode_lives_on)
@@ -282,7 +259,7 @@ TEST_F(link, unlink_any_name_and_the_inode_lives_on)
 	remount(_metadata, &self->nv);
 	EXPECT_EQ(1, lst("f").st_nlink);
 	ASSERT_EQ(0, rmdir(at("d")));
-	expect_clean(_metadata, &self->nv, &self->fresh);
+	expect_clean(_metadata, self);
 }
 
 TEST_F(link, an_open_file_outlives_its_last_name)
@@ -308,7 +285,7 @@ TEST_F(link, an_open_file_outlives_its_last_name)
 	/* No new name for it: the VFS refuses a file with no link left. */
 	EXPECT_EQ(-1, linkat(fd, "", AT_FDCWD, at("back"), AT_EMPTY_PATH));
 	close(fd);
-	expect_clean(_metadata, &self->nv, &self->fresh);
+	expect_clean(_metadata, self);
 }
 
 TEST_F(link, rename_of_and_over_linked_names)
@@ -356,7 +333,7 @@ TEST_F(link, rename_of_and_over_linked_names)
 	EXPECT_EQ(a.st_ino, lst("d2/sub").st_ino);
 	EXPECT_EQ(a.st_ino, lst("d1/moved").st_ino);
 	EXPECT_EQ(2, lst("d1/moved").st_nlink);
-	expect_clean(_metadata, &self->nv, &self->fresh);
+	expect_clean(_metadata, self);
 }
 
 /* EMLINK at 65535 links: the count crafted up to it through /dev/mem. */
@@ -381,7 +358,7 @@ TEST_F(link, emlink_at_the_limit)
 	inode_set(img, ino, I_LINKS, 2, 2);
 	munmap(img, self->nv.size);
 	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", self->nv.phys));
-	expect_clean(_metadata, &self->nv, &self->fresh);
+	expect_clean(_metadata, self);
 }
 
 TEST_F(link, read_only_mount_refuses_links)
@@ -392,7 +369,7 @@ TEST_F(link, read_only_mount_refuses_links)
 	EXPECT_EQ(-1, link(at("f"), at("g")));
 	EXPECT_EQ(EROFS, errno);
 	remount(_metadata, &self->nv);
-	expect_clean(_metadata, &self->nv, &self->fresh);
+	expect_clean(_metadata, self);
 }
 
 /* A name of @len bytes of @c, in @buf. */
@@ -449,7 +426,7 @@ TEST_F(link, names_up_to_255_bytes)
 		close(fd);
 		EXPECT_EQ(0, strcmp(buf, name));
 	}
-	expect_clean(_metadata, &self->nv, &self->fresh);
+	expect_clean(_metadata, self);
 }
 
 /* Renames between names of every length, in place and across: no slot leaks. */
@@ -488,7 +465,7 @@ TEST_F(link, renames_between_long_and_short_names)
 	EXPECT_EQ(2, lst(path).st_nlink);
 	EXPECT_EQ(lst("d1/short").st_ino, lst(path).st_ino);
 	EXPECT_EQ(1, lst(prev).st_nlink);
-	expect_clean(_metadata, &self->nv, &self->fresh);
+	expect_clean(_metadata, self);
 }
 
 /* busybox's du counts an inode once, find -links sees the counts, cp -a keeps links. */
@@ -523,7 +500,7 @@ TEST_F(link, du_find_and_cp_keep_hard_links)
 	EXPECT_EQ(lst("copy/big").st_ino, lst("copy/big2").st_ino);
 	EXPECT_EQ(2, lst("copy/big2").st_nlink);
 	EXPECT_NE(lst("src/big").st_ino, lst("copy/big").st_ino);
-	expect_clean(_metadata, &self->nv, &self->fresh);
+	expect_clean(_metadata, self);
 }
 
 TEST_HARNESS_MAIN

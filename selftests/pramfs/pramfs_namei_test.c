@@ -110,18 +110,6 @@ static void check_tree(struct __test_metadata *_metadata,
 	EXPECT_EQ(fresh->bfree - t.blocks / (BS / 512), now.bfree);
 }
 
-/* Empty the filesystem and expect the counts of a fresh one. */
-static void expect_clean(struct __test_metadata *_metadata,
-			 const struct counts *fresh)
-{
-	struct counts now;
-
-	remove_tree(MNT);
-	now = fs_counts(MNT);
-	EXPECT_EQ(fresh->bfree, now.bfree);
-	EXPECT_EQ(fresh->ffree, now.ffree);
-}
-
 FIXTURE(ns) {
 	struct nvram nv;
 	struct counts fresh;
@@ -146,12 +134,6 @@ FIXTURE_SETUP(ns)
 FIXTURE_TEARDOWN_PARENT(ns)
 {
 	umount2(MNT, MNT_DETACH);
-}
-
-static void remount(struct __test_metadata *_metadata, const struct nvram *nv)
-{
-	ASSERT_EQ(0, umount(MNT));
-	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", nv->phys));
 }
 
 TEST_F(ns, directories_nest_and_count_links)
@@ -185,7 +167,7 @@ TEST_F(ns, directories_nest_and_count_links)
 	ASSERT_EQ(0, rmdir(at("a")));
 	ASSERT_EQ(0, stat(MNT, &st));
 	EXPECT_EQ(2, st.st_nlink);
-	expect_clean(_metadata, &self->fresh);
+	expect_clean(_metadata, self);
 }
 
 TEST_F(ns, unlinked_open_file_lives_until_the_last_close)
@@ -323,7 +305,7 @@ TEST_F(ns, rename_cases)
 		for (j = 0; j < ARRAY_SIZE(c->expect) && c->expect[j]; j++)
 			rename_expect(_metadata, c->expect[j]);
 		check_tree(_metadata, &self->fresh);
-		expect_clean(_metadata, &self->fresh);
+		expect_clean(_metadata, self);
 	}
 }
 
@@ -434,7 +416,7 @@ TEST_F(ns, attributes_of_a_change_reach_the_nvram)
 				       c->watch[j]);
 			}
 		}
-		expect_clean(_metadata, &self->fresh);
+		expect_clean(_metadata, self);
 	}
 }
 
@@ -457,7 +439,7 @@ TEST_F(ns, rename_over_an_open_target)
 	/* ...and freed when the reader is done. */
 	close(fd);
 	EXPECT_EQ(self->fresh.ffree - 1, fs_counts(MNT).ffree);
-	expect_clean(_metadata, &self->fresh);
+	expect_clean(_metadata, self);
 }
 
 TEST_F(ns, symlinks_up_to_the_block_size)
@@ -491,7 +473,7 @@ TEST_F(ns, symlinks_up_to_the_block_size)
 	EXPECT_EQ(-1, fd);
 	EXPECT_EQ(ELOOP, errno);
 	check_tree(_metadata, &self->fresh);
-	expect_clean(_metadata, &self->fresh);
+	expect_clean(_metadata, self);
 }
 
 TEST_F(ns, device_nodes_fifos_and_sockets)
@@ -528,7 +510,7 @@ TEST_F(ns, device_nodes_fifos_and_sockets)
 	EXPECT_EQ(0, memcmp(buf, "pipe", 4));
 	close(fd);
 	check_tree(_metadata, &self->fresh);
-	expect_clean(_metadata, &self->fresh);
+	expect_clean(_metadata, self);
 }
 
 TEST_F(ns, attributes_persist_with_nanoseconds)
@@ -559,7 +541,7 @@ TEST_F(ns, attributes_persist_with_nanoseconds)
 	EXPECT_EQ(3 * (BS / 512), st.st_blocks);	/* row, column, data */
 	ASSERT_EQ(0, stat(at("d"), &st));
 	EXPECT_EQ(times[1].tv_nsec, st.st_mtim.tv_nsec);
-	expect_clean(_metadata, &self->fresh);
+	expect_clean(_metadata, self);
 }
 
 /* Each step that the permission checks must refuse, or allow. */
@@ -592,7 +574,7 @@ TEST_F(ns, permissions_are_checked)
 	EXPECT_EQ(1000, st.st_uid);
 	EXPECT_EQ(1000, st.st_gid);
 	EXPECT_TRUE(exists("rootfile"));
-	expect_clean(_metadata, &self->fresh);
+	expect_clean(_metadata, self);
 }
 
 TEST_F(ns, setgid_directory_passes_its_group_on)
@@ -609,7 +591,7 @@ TEST_F(ns, setgid_directory_passes_its_group_on)
 	ASSERT_EQ(0, stat(at("g/sub"), &st));
 	EXPECT_EQ(1234, st.st_gid);
 	EXPECT_TRUE(st.st_mode & S_ISGID);
-	expect_clean(_metadata, &self->fresh);
+	expect_clean(_metadata, self);
 }
 
 /* Drop unused dentries and inodes: later lookups go to the filesystem. */
@@ -665,7 +647,7 @@ TEST_F(ns, lookups_after_changes_use_an_up_to_date_index)
 	close(dx);
 	close(dy);
 	check_tree(_metadata, &self->fresh);
-	expect_clean(_metadata, &self->fresh);
+	expect_clean(_metadata, self);
 }
 
 /* ---- readdir while the directory changes ---- */
@@ -750,7 +732,7 @@ TEST_F(ns, readdir_while_the_directory_changes)
 	EXPECT_EQ(1, seen[after_mark]);
 	close(fd);
 	check_tree(_metadata, &self->fresh);
-	expect_clean(_metadata, &self->fresh);
+	expect_clean(_metadata, self);
 }
 
 /* ---- several processes in shared directories ---- */
@@ -847,7 +829,7 @@ TEST_F_TIMEOUT(ns, concurrent_namespace_changes_stay_consistent, 300)
 	check_tree(_metadata, &self->fresh);
 	remount(_metadata, &self->nv);
 	check_tree(_metadata, &self->fresh);
-	expect_clean(_metadata, &self->fresh);
+	expect_clean(_metadata, self);
 }
 
 TEST_HARNESS_MAIN

@@ -188,6 +188,21 @@ static inline int as_user(int (*fn)(void))
 	return WEXITSTATUS(status);
 }
 
+/* Write MNT/@name until the filesystem is full; 0, or -1 on another error. */
+static inline int fill_up(const char *name)
+{
+	static uint8_t buf[64 << 10];
+	int fd = open(at(name), O_WRONLY | O_CREAT, 0644);
+
+	if (fd < 0)
+		return -1;
+	memset(buf, 0x5a, sizeof(buf));
+	while (write(fd, buf, sizeof(buf)) > 0)
+		;
+	close(fd);
+	return errno == ENOSPC ? 0 : -1;
+}
+
 /* Free blocks and inodes: what must come back after everything is deleted. */
 struct counts {
 	unsigned long long bfree, ffree;
@@ -408,5 +423,40 @@ static inline int klog_count(const char *needle)
 	}
 	return n;
 }
+
+#ifdef __KSELFTEST_HARNESS_H
+/* Unmount and mount @nv again: what is read next comes from the NVRAM. */
+static inline void remount(struct __test_metadata *_metadata,
+			   const struct nvram *nv)
+{
+	ASSERT_EQ(0, umount(MNT));
+	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", nv->phys));
+}
+
+/*
+ * Empty the filesystem on @nv (of nv->size bytes) mounted at MNT: the
+ * free counts are @fresh's again; unmounted, fsck.pramfs -fn finds it
+ * clean; then it is mounted again.
+ */
+static inline void expect_clean_fs(struct __test_metadata *_metadata,
+				   const struct nvram *nv,
+				   const struct counts *fresh)
+{
+	struct counts now;
+
+	remove_tree(MNT);
+	now = fs_counts(MNT);
+	EXPECT_EQ(fresh->bfree, now.bfree);
+	EXPECT_EQ(fresh->ffree, now.ffree);
+	ASSERT_EQ(0, umount(MNT));
+	EXPECT_EQ(0, fsck_exit(nv, "/tmp/pramfs-fsck.out")) {
+		system("head -n 12 /tmp/pramfs-fsck.out >&2");
+	}
+	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", nv->phys));
+}
+
+/* expect_clean_fs() of a fixture with nv and fresh. */
+#define expect_clean(m, self)	expect_clean_fs(m, &(self)->nv, &(self)->fresh)
+#endif
 
 #endif /* PRAMFS_UTIL_H */

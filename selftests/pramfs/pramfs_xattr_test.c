@@ -4,7 +4,8 @@
  * trusted. and security. namespaces, create/replace/remove and their
  * errno values, the limits of one attribute block, each file type, root
  * and an unprivileged user, remount, the block freed with its inode (an
- * open-unlinked one too), and fsck.pramfs finding the result clean.
+ * open-unlinked one too), changes on a full filesystem, and fsck.pramfs
+ * finding the result clean.
  * POSIX ACLs in their xattr form: enforced for a named user and through
  * the mask, inherited from a default ACL, kept in step with chmod, and
  * the acl and noacl mount options.
@@ -45,31 +46,6 @@ FIXTURE_TEARDOWN_PARENT(xattr)
 {
 	umount2(MNT, MNT_DETACH);
 }
-
-static void remount(struct __test_metadata *_metadata, const struct nvram *nv)
-{
-	ASSERT_EQ(0, umount(MNT));
-	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", nv->phys));
-}
-
-/* Everything deleted, the counts are a fresh filesystem's; fsck agrees. */
-static void expect_clean_fs(struct __test_metadata *_metadata,
-			    const struct nvram *nv, const struct counts *fresh)
-{
-	struct counts now;
-
-	remove_tree(MNT);
-	now = fs_counts(MNT);
-	EXPECT_EQ(fresh->bfree, now.bfree);
-	EXPECT_EQ(fresh->ffree, now.ffree);
-	ASSERT_EQ(0, umount(MNT));
-	EXPECT_EQ(0, fsck_exit(nv, "/tmp/xattr-fsck.out")) {
-		system("head -n 12 /tmp/xattr-fsck.out >&2");
-	}
-	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", nv->phys));
-}
-
-#define expect_clean(m, self)	expect_clean_fs(m, &(self)->nv, &(self)->fresh)
 
 /* The value of @name on MNT/@path as a string, or "" with errno kept. */
 static const char *value_of(const char *path, const char *name)
@@ -232,6 +208,41 @@ TEST_F(xattr, one_block_is_the_limit)
 	name[256] = 0;
 	EXPECT_EQ(ERANGE, set("f", name, "v", 0));
 	free(value);
+	expect_clean(_metadata, self);
+}
+
+/*
+ * On a full filesystem a change has no fresh block to go to: it is made
+ * in place (logged), so attributes can still be replaced, removed and
+ * added within the block; only a file without a block gets ENOSPC.
+ */
+TEST_F(xattr, a_full_filesystem_still_changes_attributes)
+{
+	char name[32];
+	int i;
+
+	ASSERT_EQ(0, put("f", ""));
+	ASSERT_EQ(0, set("f", "user.a", "1", 0));
+	ASSERT_EQ(0, set("f", "user.b", "2", 0));
+	ASSERT_EQ(0, fill_up("filler"));
+	/* The last blocks, too few for a file's map, as attribute blocks. */
+	for (i = 0; i < 100; i++) {
+		snprintf(name, sizeof(name), "x%d", i);
+		ASSERT_EQ(0, put(name, ""));
+		if (set(name, "user.x", "x", 0))
+			break;
+	}
+	ASSERT_EQ(0, fs_counts(MNT).bfree);
+	EXPECT_EQ(ENOSPC, set(name, "user.x", "x", 0));
+
+	EXPECT_EQ(0, set("f", "user.a", "11", XATTR_REPLACE));
+	EXPECT_EQ(0, lremovexattr(at("f"), "user.b"));
+	EXPECT_EQ(0, set("f", "user.c", "3", XATTR_CREATE));
+	EXPECT_EQ(0, fs_counts(MNT).bfree);
+	remount(_metadata, &self->nv);
+	EXPECT_STREQ("11", value_of("f", "user.a"));
+	EXPECT_FALSE(listed("f", "user.b"));
+	EXPECT_STREQ("3", value_of("f", "user.c"));
 	expect_clean(_metadata, self);
 }
 
