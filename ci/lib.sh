@@ -14,7 +14,7 @@ TREE=$CACHE/src/linux-source-6.12-$KVER_PKG
 # under GUEST_BUILD.
 case ${PRAMFS_GUEST:=test} in
 test)
-	GUEST_FRAGS=$REPO/qemu/guest.config
+	GUEST_FRAGS="$REPO/qemu/guest.config $REPO/qemu/test.config"
 	GUEST_BUILD=$BUILD ;;
 bench)
 	GUEST_FRAGS="$REPO/qemu/guest.config $REPO/qemu/bench.config"
