@@ -222,7 +222,7 @@ void pram_tx_begin_parts(struct super_block *sb);
 void pram_tx_checkpoint(struct super_block *sb);
 void pram_tx_end(struct super_block *sb);
 bool pram_tx_active(struct super_block *sb);
-bool pram_tx_room(struct super_block *sb, size_t len);
+bool pram_tx_room(struct super_block *sb, const void *addr, size_t len);
 void pram_tx_log(struct super_block *sb, const void *addr, size_t len);
 
 /* balloc.c: the allocators' glue, under s_lock */

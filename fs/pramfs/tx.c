@@ -165,25 +165,6 @@ bool pram_tx_active(struct super_block *sb)
 	return tx->enabled && tx->owner == current;
 }
 
-/**
- * pram_tx_room() - can the current transaction log @len more bytes?
- * @sb: the superblock
- * @len: the bytes, at most PRAM_TX_MAX_RANGE
- *
- * True when the task is in a transaction that logs and the journal
- * holds @len more bytes without committing what is done so far (which
- * pram_tx_log() would do to make room): a change logged now is undone
- * with the rest of the operation.
- */
-bool pram_tx_room(struct super_block *sb, size_t len)
-{
-	struct pram_tx *tx = &PRAM_SB(sb)->tx;
-
-	return pram_tx_active(sb) &&
-	       tx->next + DIV_ROUND_UP(len, PRAM_JOURNAL_DATA) <= PRAM_JOURNAL_LINES &&
-	       tx->nlogged < ARRAY_SIZE(tx->logged);
-}
-
 /*
  * The most lines one step of work begun by pram_tx_begin_parts() logs:
  * 16 map entries, 16 bitmap words and the inode record, with room over.
@@ -222,6 +203,33 @@ static bool pram_tx_logged(struct pram_tx *tx, u64 off, u32 len)
 		    off + len <= tx->logged[i].off + tx->logged[i].len)
 			return true;
 	return false;
+}
+
+/**
+ * pram_tx_room() - can the current transaction log [@addr, @addr + @len)?
+ * @sb: the superblock
+ * @addr: the first byte, in the NVRAM mapping
+ * @len: how many, at most PRAM_TX_MAX_RANGE
+ *
+ * True when the task is in a transaction that logs, and the range is
+ * logged already or the journal holds it and an inode record after it
+ * without committing what is done so far (which pram_tx_log() would do
+ * to make room): a change logged now is undone with the rest of the
+ * operation, the record that goes with it included.
+ */
+bool pram_tx_room(struct super_block *sb, const void *addr, size_t len)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+	struct pram_tx *tx = &sbi->tx;
+	u32 n = DIV_ROUND_UP(len, PRAM_JOURNAL_DATA) +
+		DIV_ROUND_UP(PRAM_INODE_SIZE, PRAM_JOURNAL_DATA);
+
+	if (!pram_tx_active(sb))
+		return false;
+	if (pram_tx_logged(tx, addr - sbi->virt_addr, len))
+		return true;
+	return tx->next + n <= PRAM_JOURNAL_LINES &&
+	       tx->nlogged + 2 <= ARRAY_SIZE(tx->logged);
 }
 
 /**

@@ -2,9 +2,10 @@
 /*
  * PRAMFS extended attributes: the user., trusted. and security.
  * namespaces through the VFS's handlers, and listxattr. An inode's
- * attributes are one block (xblock.c) that is never changed in place: a
- * change builds the next version in a fresh block and switches i_xattr
- * to it in one transaction, which also frees the old one.
+ * attributes are one block (xblock.c): a change builds the next version
+ * in a fresh block and switches i_xattr to it in one transaction, which
+ * also frees the old one. With no free block, the next version is
+ * written over the old one, which the transaction logs whole first.
  */
 #include <linux/fs.h>
 #include <linux/security.h>
@@ -121,7 +122,7 @@ static int pram_xattr_write_over(struct super_block *sb, const void *next,
 {
 	void *addr = pram_block_addr(sb, block), *w;
 
-	if (!pram_tx_room(sb, sb->s_blocksize))
+	if (!pram_tx_room(sb, addr, sb->s_blocksize))
 		return -ENOSPC;
 	pram_tx_log(sb, addr, sb->s_blocksize);
 	w = pram_wp_open(sb, addr, sb->s_blocksize);
@@ -133,8 +134,9 @@ static int pram_xattr_write_over(struct super_block *sb, const void *next,
 /*
  * Write @next, the inode's next attribute block (NULL for none), and
  * switch i_xattr to it with the inode's attributes (its ctime); the old
- * block is freed. Inside the caller's transaction: a power cut leaves
- * the old set or the new one. Return: 0 or -ENOSPC.
+ * block is freed, unless @next went over it for want of a free one.
+ * Inside the caller's transaction: a power cut leaves the old set or the
+ * new one. Return: 0 or -ENOSPC.
  */
 static int pram_xattr_switch(struct inode *inode, const void *next, u32 old)
 {

@@ -14,7 +14,11 @@ PRAMFS_APPEND="lsm=smack" "$REPO/qemu/run" --nvram-size 16M -- \
 	'cat /sys/kernel/security/lsm 2>/dev/null; dmesg | grep -m1 "LSM: initializing"; cd /kselftest/pramfs && ./pramfs_lsm_test; echo "LSM-TEST-EXIT=$?"; dmesg | grep -E "BUG:|WARNING:|KASAN|circular locking|Call Trace" && echo "KERNEL-LOG: reports found" || echo "KERNEL-LOG: clean"' \
 	>"$out" 2>&1 || true
 cat "$out"
-grep -q 'LSM: initializing lsm=.*smack' "$out"
-grep -q '^LSM-TEST-EXIT=0' "$out"
-grep -qE '^# PASSED: [1-9][0-9]* / [1-9][0-9]* tests passed' "$out"
-grep -q '^KERNEL-LOG: clean' "$out"
+# expect PATTERN WHAT: the boot's output has PATTERN, or WHAT failed.
+expect() {
+	grep -qE "$1" "$out" || { echo "lsm.sh: $2"; exit 1; }
+}
+expect 'LSM: initializing lsm=.*smack' "Smack did not start"
+expect '^LSM-TEST-EXIT=0' "pramfs_lsm_test failed"
+expect '^# PASSED: [1-9][0-9]* / [1-9][0-9]* tests passed' "pramfs_lsm_test ran no test"
+expect '^KERNEL-LOG: clean' "the kernel log has reports"

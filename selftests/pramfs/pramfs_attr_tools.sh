@@ -14,7 +14,9 @@ DIR=$(dirname "$0")
 
 MNT=/mnt/pram
 WORK=/tmp/pramfs_attr_tools
-# coreutils' cp, not busybox's, which copies no attributes.
+# Debian's tools, and coreutils' cp (busybox's copies no attributes),
+# before any busybox applet of the same name.
+PATH=/usr/bin:$PATH
 CP=/usr/bin/cp
 
 ktap_print_header
@@ -100,7 +102,7 @@ acl_round_trip() {
 	getfacl -R -p -n . >"$WORK/acl.restore" && acl_dump >"$WORK/acl.before" || return 1
 	grep -q '^user:1003:r-x$' "$WORK/acl.before" || { echo "setfacl -R left no ACL"; return 1; }
 	setfacl -R -b . || return 1
-	if acl_dump | grep -q '^user:[0-9]'; then
+	if acl_dump | grep -qE '^(default:)?(user|group):[0-9]'; then
 		echo "setfacl -R -b left named entries"
 		return 1
 	fi
@@ -193,7 +195,6 @@ mount -t tmpfs tmpfs "$WORK/tmpfs" || exit "$KSFT_FAIL"
 if ! mount -t pramfs -o "physaddr=$PRAM_PHYS,init=$PRAM_SIZE" none "$MNT"; then
 	ktap_test_fail "mount a new PRAMFS"
 	ktap_finished
-	exit "$KSFT_FAIL"
 fi
 
 check "setfattr and setfacl build a labelled tree" make_tree "$MNT/tree"
@@ -203,7 +204,6 @@ check "setfacl -R, getfacl -R and setfacl --restore round trip across a remount"
 check "cp -a within PRAMFS keeps attributes and ACLs" \
 	copy_keeps_attrs "$MNT/tree" "$MNT/copy"
 check "cp -a from PRAMFS to tmpfs and back keeps them" tmpfs_round_trip
-cd /
 check "a default ACL is inherited by a new file, after a remount" inherited_after_remount
 check "fsck.pramfs -fn finds the filesystem clean" fsck_clean
 

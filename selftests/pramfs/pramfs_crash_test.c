@@ -448,24 +448,10 @@ static int op_setxattr_replace(void)
 static int op_setxattr_add(void) { return lsetxattr(at("d1/big"), "user.b", "b", 1, 0); }
 static int op_removexattr_last(void) { return lremovexattr(at("d1/big"), "user.a"); }
 
-/*
- * The filesystem full to its last block: the filler, then attribute
- * blocks on new files for the blocks too few for another file's map.
- */
+/* The filesystem full to its last block (a prepare step). */
 static int fill_all(void)
 {
-	struct statvfs st;
-	char name[16];
-	int i;
-
-	if (fill_up("filler"))
-		return -1;
-	for (i = 0; i < 16 && !statvfs(MNT, &st) && st.f_bfree; i++) {
-		snprintf(name, sizeof(name), "full%d", i);
-		if (put_pattern(name, 0, 8) || lsetxattr(at(name), "user.x", "x", 1, 0))
-			return -1;
-	}
-	return statvfs(MNT, &st) || st.f_bfree ? -1 : 0;
+	return fill_every_block("filler");
 }
 
 /* An access ACL for user 1000 on d1/small: the mode changes with it. */
@@ -614,6 +600,10 @@ FIXTURE_VARIANT_ADD(crash, setxattr_replace_full) {
 };
 FIXTURE_VARIANT_ADD(crash, setxattr_add_full) {
 	.op = { "setxattr_add_full", op_setxattr_add, .prepare = fill_all },
+};
+/* Nested: the ACL's block rewritten in place inside the chmod's transaction. */
+FIXTURE_VARIANT_ADD(crash, chmod_acl_full) {
+	.op = { "chmod_acl_full", op_chmod_acl, .prepare = fill_all },
 };
 FIXTURE_VARIANT_ADD(crash, removexattr_last) {
 	.op = { "removexattr_last", op_removexattr_last },

@@ -203,6 +203,28 @@ static inline int fill_up(const char *name)
 	return errno == ENOSPC ? 0 : -1;
 }
 
+/*
+ * Fill the filesystem at MNT to its last block: the file MNT/@name, then
+ * an attribute block on each of a few new empty files (@name0, @name1,
+ * ...) for the blocks too few for another file's map; 0, or -1 if a
+ * block is left.
+ */
+static inline int fill_every_block(const char *name)
+{
+	struct statfs st;
+	char file[64];
+	int i;
+
+	if (fill_up(name))
+		return -1;
+	for (i = 0; i < 16 && !statfs(MNT, &st) && st.f_bfree; i++) {
+		snprintf(file, sizeof(file), "%s%d", name, i);
+		if (put(file, "") || lsetxattr(at(file), "user.x", "x", 1, 0))
+			return -1;
+	}
+	return statfs(MNT, &st) || st.f_bfree ? -1 : 0;
+}
+
 /* Free blocks and inodes: what must come back after everything is deleted. */
 struct counts {
 	unsigned long long bfree, ffree;

@@ -214,35 +214,77 @@ TEST_F(xattr, one_block_is_the_limit)
 /*
  * On a full filesystem a change has no fresh block to go to: it is made
  * in place (logged), so attributes can still be replaced, removed and
- * added within the block; only a file without a block gets ENOSPC.
+ * added within the block; a file without a block gets ENOSPC. Without
+ * the journal (@journal false), nothing can log the block: ENOSPC.
  */
-TEST_F(xattr, a_full_filesystem_still_changes_attributes)
+static void full_fs_changes(struct __test_metadata *_metadata, bool journal)
 {
-	char name[32];
-	int i;
+	int want = journal ? 0 : ENOSPC;
 
 	ASSERT_EQ(0, put("f", ""));
 	ASSERT_EQ(0, set("f", "user.a", "1", 0));
 	ASSERT_EQ(0, set("f", "user.b", "2", 0));
-	ASSERT_EQ(0, fill_up("filler"));
-	/* The last blocks, too few for a file's map, as attribute blocks. */
-	for (i = 0; i < 100; i++) {
-		snprintf(name, sizeof(name), "x%d", i);
-		ASSERT_EQ(0, put(name, ""));
-		if (set(name, "user.x", "x", 0))
-			break;
-	}
-	ASSERT_EQ(0, fs_counts(MNT).bfree);
-	EXPECT_EQ(ENOSPC, set(name, "user.x", "x", 0));
+	ASSERT_EQ(0, put("h", ""));
+	ASSERT_EQ(0, set("h", "user.x", "x", 0));
+	ASSERT_EQ(0, fill_every_block("filler"));
+	ASSERT_EQ(0, put("g", ""));
+	EXPECT_EQ(ENOSPC, set("g", "user.x", "x", 0));
 
-	EXPECT_EQ(0, set("f", "user.a", "11", XATTR_REPLACE));
-	EXPECT_EQ(0, lremovexattr(at("f"), "user.b"));
-	EXPECT_EQ(0, set("f", "user.c", "3", XATTR_CREATE));
+	EXPECT_EQ(want, set("f", "user.a", "11", XATTR_REPLACE));
+	EXPECT_EQ(want, lremovexattr(at("f"), "user.b") ? errno : 0);
+	EXPECT_EQ(want, set("f", "user.c", "3", XATTR_CREATE));
 	EXPECT_EQ(0, fs_counts(MNT).bfree);
+	/* Removing the last attribute needs no block, journal or not. */
+	EXPECT_EQ(0, lremovexattr(at("h"), "user.x") ? errno : 0);
+	EXPECT_EQ(0, set("g", "user.x", "x", 0));
+}
+
+/* The state full_fs_changes() left, read back after a remount. */
+static void expect_full_fs_result(struct __test_metadata *_metadata,
+				  bool journal)
+{
+	EXPECT_STREQ(journal ? "11" : "1", value_of("f", "user.a"));
+	EXPECT_EQ(!journal, listed("f", "user.b"));
+	EXPECT_EQ(journal, listed("f", "user.c"));
+	EXPECT_FALSE(listed("h", "user.x"));
+	EXPECT_STREQ("x", value_of("g", "user.x"));
+}
+
+TEST_F(xattr, a_full_filesystem_still_changes_attributes)
+{
+	full_fs_changes(_metadata, true);
 	remount(_metadata, &self->nv);
-	EXPECT_STREQ("11", value_of("f", "user.a"));
-	EXPECT_FALSE(listed("f", "user.b"));
-	EXPECT_STREQ("3", value_of("f", "user.c"));
+	expect_full_fs_result(_metadata, true);
+	expect_clean(_metadata, self);
+}
+
+/* At 4096-byte blocks the logged block takes 94 of the journal's lines. */
+TEST_F(xattr, a_full_filesystem_at_4096_byte_blocks)
+{
+	ASSERT_EQ(0, umount(MNT));
+	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx,init=%llu,bs=4096",
+			      self->nv.phys, self->nv.size));
+	self->fresh = fs_counts(MNT);
+	full_fs_changes(_metadata, true);
+	remount(_metadata, &self->nv);
+	expect_full_fs_result(_metadata, true);
+	expect_clean(_metadata, self);
+}
+
+/* mkfs.pramfs -O ^journal: the first revision's layout, no journal. */
+TEST_F(xattr, a_full_filesystem_without_the_journal_refuses)
+{
+	char cmd[256];
+
+	ASSERT_EQ(0, umount(MNT));
+	snprintf(cmd, sizeof(cmd), "mkfs.pramfs -q -O ^journal -b %d --phys %#llx --size %llu",
+		 BS, self->nv.phys, self->nv.size);
+	ASSERT_EQ(0, system(cmd));
+	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", self->nv.phys));
+	self->fresh = fs_counts(MNT);
+	full_fs_changes(_metadata, false);
+	remount(_metadata, &self->nv);
+	expect_full_fs_result(_metadata, false);
 	expect_clean(_metadata, self);
 }
 

@@ -374,13 +374,15 @@ static int fill_root(struct tree_walk *w, const struct mkfs_opts *o)
 	struct pram_inode *pi = pram_img_inode(w->b->img, PRAM_ROOT_INO);
 	struct stat st;
 
-	if (stat(w->path, &st))
+	if (lstat(w->path, &st))
 		return fail(w, "%s", strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return fail(w, "not a directory");
 	if (o->mode_given) {
-		if (getxattr(w->path, "system.posix_acl_access", NULL, 0) >= 0)
+		if (lgetxattr(w->path, "system.posix_acl_access", NULL, 0) >= 0)
 			return fail(w, "-m and an access ACL on the directory: give one of them");
+		if (errno != ENODATA && errno != ENOTSUP)
+			return fail(w, "its ACL: %s", strerror(errno));
 		st.st_mode = S_IFDIR | o->mode;
 	}
 	if (o->uid_given)
@@ -404,8 +406,11 @@ int pram_populate(struct pram_builder *b, const struct mkfs_opts *o)
 	struct tree_walk w = { .b = b };
 	int err;
 
-	if (snprintf(w.path, sizeof(w.path), "%s", o->tree) >= (int)sizeof(w.path))
+	/* A symlink to the tree is followed: the root takes the directory's. */
+	if (!realpath(o->tree, w.path)) {
+		pram_warnx("%s: %s", o->tree, strerror(errno));
 		return -1;
+	}
 	err = fill_root(&w, o) ?: walk(&w, PRAM_ROOT_INO);
 	free(w.links);
 	return err;
