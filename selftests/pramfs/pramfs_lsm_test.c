@@ -96,22 +96,6 @@ static int make_labelled(void)
 	return make_each_type("t") ? 101 : 0;
 }
 
-/*
- * Does PRAMFS hold security.SMACK64 for MNT/@path? Its listxattr lists
- * what is stored; getxattr of a security. name asks Smack, which
- * answers from memory (the default label for an inode without one).
- */
-static bool stored(const char *path)
-{
-	char list[1024], *p;
-	ssize_t n = llistxattr(at(path), list, sizeof(list));
-
-	for (p = list; n > 0 && p < list + n; p += strlen(p) + 1)
-		if (!strcmp(p, SMACK64))
-			return true;
-	return false;
-}
-
 /* Each type made by make_each_type(@prefix) is labelled @label, stored. */
 static void expect_labels(struct __test_metadata *_metadata,
 			  const char *prefix, const char *label)
@@ -122,7 +106,8 @@ static void expect_labels(struct __test_metadata *_metadata,
 
 	for (i = 0; i < ARRAY_SIZE(types); i++) {
 		snprintf(name, sizeof(name), "%s-%s", prefix, types[i]);
-		EXPECT_TRUE(stored(name)) {
+		/* listxattr lists what PRAMFS holds; getxattr asks Smack. */
+		EXPECT_TRUE(listed(name, SMACK64)) {
 			TH_LOG("%s: no %s stored", name, SMACK64);
 		}
 		EXPECT_STREQ(label, label_of(name)) {

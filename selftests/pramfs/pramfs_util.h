@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,6 +187,18 @@ static inline int as_user(int (*fn)(void))
 	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return -1;
 	return WEXITSTATUS(status);
+}
+
+/* Does listxattr of MNT/@path (not following a symlink) give @name? */
+static inline bool listed(const char *path, const char *name)
+{
+	char list[4096], *p;
+	ssize_t n = llistxattr(at(path), list, sizeof(list));
+
+	for (p = list; n > 0 && p < list + n; p += strlen(p) + 1)
+		if (!strcmp(p, name))
+			return true;
+	return false;
 }
 
 /* Write MNT/@name until the filesystem is full; 0, or -1 on another error. */

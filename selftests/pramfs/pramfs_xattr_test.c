@@ -57,18 +57,6 @@ static const char *value_of(const char *path, const char *name)
 	return buf;
 }
 
-/* Does listxattr of MNT/@path give @name? */
-static bool listed(const char *path, const char *name)
-{
-	char list[4096], *p;
-	ssize_t n = llistxattr(at(path), list, sizeof(list));
-
-	for (p = list; n > 0 && p < list + n; p += strlen(p) + 1)
-		if (!strcmp(p, name))
-			return true;
-	return false;
-}
-
 static int set(const char *path, const char *name, const char *value, int flags)
 {
 	return lsetxattr(at(path), name, value, strlen(value), flags) ? errno : 0;
@@ -239,23 +227,25 @@ static void full_fs_changes(struct __test_metadata *_metadata, bool journal)
 	EXPECT_EQ(0, set("g", "user.x", "x", 0));
 }
 
-/* The state full_fs_changes() left, read back after a remount. */
-static void expect_full_fs_result(struct __test_metadata *_metadata,
-				  bool journal)
+/* full_fs_changes() on the filesystem at MNT, then its result after a remount. */
+static void full_fs_round(struct __test_metadata *_metadata,
+			  const struct nvram *nv, bool journal)
 {
+	struct counts fresh = fs_counts(MNT);
+
+	full_fs_changes(_metadata, journal);
+	remount(_metadata, nv);
 	EXPECT_STREQ(journal ? "11" : "1", value_of("f", "user.a"));
 	EXPECT_EQ(!journal, listed("f", "user.b"));
 	EXPECT_EQ(journal, listed("f", "user.c"));
 	EXPECT_FALSE(listed("h", "user.x"));
 	EXPECT_STREQ("x", value_of("g", "user.x"));
+	expect_clean_fs(_metadata, nv, &fresh);
 }
 
 TEST_F(xattr, a_full_filesystem_still_changes_attributes)
 {
-	full_fs_changes(_metadata, true);
-	remount(_metadata, &self->nv);
-	expect_full_fs_result(_metadata, true);
-	expect_clean(_metadata, self);
+	full_fs_round(_metadata, &self->nv, true);
 }
 
 /* At 4096-byte blocks the logged block takes 94 of the journal's lines. */
@@ -264,11 +254,7 @@ TEST_F(xattr, a_full_filesystem_at_4096_byte_blocks)
 	ASSERT_EQ(0, umount(MNT));
 	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx,init=%llu,bs=4096",
 			      self->nv.phys, self->nv.size));
-	self->fresh = fs_counts(MNT);
-	full_fs_changes(_metadata, true);
-	remount(_metadata, &self->nv);
-	expect_full_fs_result(_metadata, true);
-	expect_clean(_metadata, self);
+	full_fs_round(_metadata, &self->nv, true);
 }
 
 /* mkfs.pramfs -O ^journal: the first revision's layout, no journal. */
@@ -281,11 +267,7 @@ TEST_F(xattr, a_full_filesystem_without_the_journal_refuses)
 		 BS, self->nv.phys, self->nv.size);
 	ASSERT_EQ(0, system(cmd));
 	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", self->nv.phys));
-	self->fresh = fs_counts(MNT);
-	full_fs_changes(_metadata, false);
-	remount(_metadata, &self->nv);
-	expect_full_fs_result(_metadata, false);
-	expect_clean(_metadata, self);
+	full_fs_round(_metadata, &self->nv, false);
 }
 
 /* The file types: user. only on regular files and directories. */
