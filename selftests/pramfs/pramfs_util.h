@@ -441,22 +441,69 @@ static inline int walk_all(const char *path)
 	return n;
 }
 
-/* How many times @needle is in the kernel log now. */
-static inline int klog_count(const char *needle)
+/*
+ * Each record of the kernel log (/dev/kmsg: "prio,seq,time,flags;text")
+ * after record @after, in turn, to @fn; records the ring buffer dropped
+ * meanwhile are skipped. Return: the last record's sequence number.
+ */
+static inline unsigned long long klog_walk(unsigned long long after,
+					   void (*fn)(const char *, void *),
+					   void *arg)
 {
-	static char buf[1 << 20];
-	int len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, sizeof(buf) - 1);
-	const char *p = buf;
-	int n = 0;
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	unsigned long long seq, last = after;
+	char rec[8192];
+	ssize_t len;
 
-	if (len < 0)
-		return -1;
-	buf[len] = 0;
-	while ((p = strstr(p, needle))) {
-		n++;
-		p += strlen(needle);
+	if (fd < 0)
+		return last;
+	for (;;) {
+		len = read(fd, rec, sizeof(rec) - 1);
+		if (len < 0 && errno == EPIPE)
+			continue;
+		if (len <= 0)
+			break;
+		rec[len] = 0;
+		if (sscanf(rec, "%*u,%llu,", &seq) != 1 || seq <= after)
+			continue;
+		last = seq;
+		if (fn)
+			fn(rec, arg);
 	}
-	return n;
+	close(fd);
+	return last;
+}
+
+/*
+ * Where the kernel log is now, for klog_since(): the log of a whole
+ * kselftest run is larger than the ring buffer, so lines are counted
+ * from a mark, never in all of it (what wraps away would leave the count).
+ */
+static inline unsigned long long klog_mark(void)
+{
+	return klog_walk(0, NULL, NULL);
+}
+
+struct klog_search {
+	const char	*needle;
+	int		n;
+};
+
+static inline void klog_match(const char *rec, void *arg)
+{
+	struct klog_search *k = arg;
+
+	if (strstr(rec, k->needle))
+		k->n++;
+}
+
+/* How many lines logged since @mark hold @needle. */
+static inline int klog_since(unsigned long long mark, const char *needle)
+{
+	struct klog_search k = { .needle = needle };
+
+	klog_walk(mark, klog_match, &k);
+	return k.n;
 }
 
 #ifdef __KSELFTEST_HARNESS_H
