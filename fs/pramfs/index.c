@@ -27,6 +27,7 @@ struct pram_dir_index {
 	unsigned int		bits;
 	unsigned int		named;		/* entries in the hash table */
 	unsigned int		members;	/* entries in the xarray */
+	u32			last;		/* no entry has a larger number */
 	struct hlist_head	*buckets;
 	struct xarray		entries;	/* inode number -> entry */
 };
@@ -198,6 +199,7 @@ int pram_index_insert(struct super_block *sb, struct pram_dir_index *idx,
 		return err == -EBUSY ? -EUCLEAN : err;
 	}
 	idx->members++;
+	idx->last = max(idx->last, ino);
 	if (!name)
 		return 0;
 	old = pram_index_named(sb, idx, name, len);
@@ -272,7 +274,8 @@ void pram_index_del(struct pram_dir_index *idx, u32 ino)
 	if (!ent)
 		return;
 	pram_index_unhash(idx, ent);
-	idx->members--;
+	if (!--idx->members)
+		idx->last = 0;
 	kfree(ent);
 }
 
@@ -312,12 +315,18 @@ void pram_index_unname(struct pram_dir_index *idx, u32 ino)
  * @idx: the index
  * @ino: where to start; set to the entry's inode number
  *
+ * The search ends at the bound on the entries' numbers: a new inode,
+ * numbered past all the others (the usual case), finds its place at the
+ * list's end at once, not after a walk over the xarray's empty slots.
+ *
  * Return: the entry, or NULL past the last.
  */
 struct pram_dir_ent *pram_index_next(struct pram_dir_index *idx,
 				     unsigned long *ino)
 {
-	return xa_find(&idx->entries, ino, U32_MAX, XA_PRESENT);
+	if (*ino > idx->last)
+		return NULL;
+	return xa_find(&idx->entries, ino, idx->last, XA_PRESENT);
 }
 
 /**
