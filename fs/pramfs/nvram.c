@@ -299,16 +299,53 @@ static void *pram_wp_slot_addr(struct pram_wp_pool *pool, unsigned int slot)
 	       (slot % PRAM_WP_STRIDE) * PAGE_SIZE;
 }
 
-/* The slot of @waddr, an address inside a window of @pool. */
+/* Does chunk @c of @pool hold @waddr? */
+static bool pram_wp_in_chunk(struct pram_wp_pool *pool, unsigned int c,
+			     void *waddr)
+{
+	return waddr >= pool->area[c] &&
+	       waddr < pool->area[c] + pool->chunk_pages * PAGE_SIZE;
+}
+
+/*
+ * The slot of @waddr, an address inside a window of @pool: most often in
+ * the chunk of the last window taken.
+ */
 static unsigned int pram_wp_slot_of(struct pram_wp_pool *pool, void *waddr)
 {
-	unsigned int c;
+	unsigned int c = (pool->next - 1) / PRAM_WP_STRIDE;
 
-	for (c = 0; c < PRAM_WP_CHUNKS - 1; c++)
-		if (waddr >= pool->area[c] &&
-		    waddr < pool->area[c] + pool->chunk_pages * PAGE_SIZE)
-			break;
+	if (c >= PRAM_WP_CHUNKS || !pram_wp_in_chunk(pool, c, waddr))
+		for (c = 0; c < PRAM_WP_CHUNKS - 1; c++)
+			if (pram_wp_in_chunk(pool, c, waddr))
+				break;
 	return c * PRAM_WP_STRIDE + ((waddr - pool->area[c]) >> PAGE_SHIFT);
+}
+
+/*
+ * The bits of slots [@i, @i + @n) in their bitmap word, or 0 when they
+ * span two words (the bitmap functions handle those).
+ */
+static unsigned long pram_wp_bits(unsigned int i, unsigned int n)
+{
+	if (i % BITS_PER_LONG + n > BITS_PER_LONG)
+		return 0;
+	return GENMASK(n - 1, 0) << (i % BITS_PER_LONG);
+}
+
+/* Mark slots [@i, @i + @n) busy and stale. */
+static void pram_wp_mark(struct pram_wp_pool *pool, unsigned int i,
+			 unsigned int n)
+{
+	unsigned long bits = pram_wp_bits(i, n);
+
+	if (bits) {
+		pool->busy[BIT_WORD(i)] |= bits;
+		pool->stale[BIT_WORD(i)] |= bits;
+		return;
+	}
+	bitmap_set(pool->busy, i, n);
+	bitmap_set(pool->stale, i, n);
 }
 
 /*
@@ -317,9 +354,12 @@ static unsigned int pram_wp_slot_of(struct pram_wp_pool *pool, void *waddr)
  */
 static int pram_wp_take_slots(struct pram_wp_pool *pool, unsigned int n)
 {
-	unsigned long i;
+	unsigned long i = pool->next, bits = pram_wp_bits(i, n);
 
-	/* Slots are taken in turn: the stale ones are all behind. */
+	/* Slots are taken in turn: the next ones are usually fresh. */
+	if (i + n <= PRAM_WP_SLOTS && bits && !(pool->stale[BIT_WORD(i)] & bits))
+		goto take;
+	/* The stale ones are all behind. */
 	i = bitmap_find_next_zero_area(pool->stale, PRAM_WP_SLOTS, pool->next,
 				       n, 0);
 	if (i >= PRAM_WP_SLOTS) {
@@ -332,9 +372,9 @@ static int pram_wp_take_slots(struct pram_wp_pool *pool, unsigned int n)
 		i = bitmap_find_next_zero_area(pool->stale, PRAM_WP_SLOTS, 0,
 					       n, 0);
 	}
+take:
 	/* A busy slot is stale too, so these are free. */
-	bitmap_set(pool->busy, i, n);
-	bitmap_set(pool->stale, i, n);
+	pram_wp_mark(pool, i, n);
 	pool->next = i + n;
 	return i;
 }
@@ -434,6 +474,7 @@ void pram_wp_unmap(struct super_block *sb, void *waddr, size_t len)
 	struct pram_wp *wp = &PRAM_SB(sb)->wp;
 	struct pram_wp_pool *pool;
 	unsigned int i, n, k;
+	unsigned long bits;
 
 	if (!wp->enabled)
 		return;
@@ -444,8 +485,12 @@ void pram_wp_unmap(struct super_block *sb, void *waddr, size_t len)
 		PRAM_WP_MAX_PAGES);
 	for (k = 0; k < n; k++)
 		set_pte(pool->pte[i + k], __pte(0));
+	bits = pram_wp_bits(i, n);
 	preempt_disable();
-	bitmap_clear(pool->busy, i, n);
+	if (bits)
+		pool->busy[BIT_WORD(i)] &= ~bits;
+	else
+		bitmap_clear(pool->busy, i, n);
 	preempt_enable();
 	migrate_enable();
 }
