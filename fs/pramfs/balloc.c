@@ -16,14 +16,14 @@
  * or the reverse) is counted again, so it never wraps.
  *
  * A write takes its data blocks in two steps: reserved first (in memory
- * only: sbi->reserved, which the search skips), filled, then claimed in
- * the transaction that maps them, so a power cut before that leaves no
- * block taken that nothing holds. pram_new_blocks() does both at once,
- * for a caller that links the blocks in its own transaction.
+ * only: a bit in sbi->reserved, which the search skips), filled, then
+ * claimed in the transaction that maps them, so a power cut before that
+ * leaves no block taken that nothing holds. pram_new_blocks() does both
+ * at once, for a caller that links the blocks in its own transaction.
  *
  * Blocks freed inside a transaction are held the same way until it
  * commits (pram_release_freed(); the first 16 in sbi->held, the rest in
- * sbi->reserved marked PRAM_HELD_FREED): until then a power cut undoes
+ * sbi->held_more): until then a power cut undoes
  * the free, and the file, or the deleted file the next mount frees
  * again, points to them once more. A write that took one in that window
  * would store its bytes where the restored map, or the restored file,
@@ -71,7 +71,7 @@ static bool pram_block_reserved(struct pram_sb_info *sbi, u32 block)
 	for (i = 0; i < sbi->nheld; i++)
 		if (sbi->held[i] == block)
 			return true;
-	return xa_load(&sbi->reserved, block);
+	return test_bit(block, sbi->reserved) || xa_load(&sbi->held_more, block);
 }
 
 /*
@@ -105,9 +105,7 @@ static int pram_reserve_locked(struct super_block *sb, u32 *blocks,
 		/* Wrapped round: stop here, the order must rise. */
 		if (got && blocks[got] <= blocks[got - 1])
 			break;
-		if (xa_insert(&sbi->reserved, blocks[got], xa_mk_value(1),
-			      GFP_NOFS))
-			break;
+		__set_bit(blocks[got], sbi->reserved);
 		got++;
 	}
 	if (got) {
@@ -148,7 +146,8 @@ static void pram_drop_reserved(struct super_block *sb, const u32 *blocks,
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		if (!WARN_ON_ONCE(!xa_erase(&sbi->reserved, blocks[i])))
+		if (!WARN_ON_ONCE(!__test_and_clear_bit(blocks[i],
+							sbi->reserved)))
 			sbi->nreserved--;
 }
 
@@ -246,9 +245,8 @@ static void pram_hold_freed(struct super_block *sb, u32 block)
 		return;
 	}
 	/* A large truncate's many; the free must not fail half done. */
-	xa_store(&sbi->reserved, block, xa_mk_value(1),
+	xa_store(&sbi->held_more, block, xa_mk_value(1),
 		 GFP_NOFS | __GFP_NOFAIL);
-	xa_set_mark(&sbi->reserved, block, PRAM_HELD_FREED);
 }
 
 /**
@@ -264,14 +262,14 @@ void pram_release_freed(struct super_block *sb)
 	void *entry;
 
 	/* Only this task holds blocks: it reads its own count. */
-	if (!sbi->nheld && !xa_marked(&sbi->reserved, PRAM_HELD_FREED))
+	if (!sbi->nheld && xa_empty(&sbi->held_more))
 		return;
 	mutex_lock(&sbi->s_lock);
 	sbi->nreserved -= sbi->nheld;
 	sbi->free_blocks += sbi->nheld;
 	sbi->nheld = 0;
-	xa_for_each_marked(&sbi->reserved, block, entry, PRAM_HELD_FREED) {
-		xa_erase(&sbi->reserved, block);
+	xa_for_each(&sbi->held_more, block, entry) {
+		xa_erase(&sbi->held_more, block);
 		sbi->nreserved--;
 		sbi->free_blocks++;
 	}
@@ -417,6 +415,32 @@ void pram_free_ino(struct super_block *sb, u32 ino)
 		pram_recount_inodes(sb);
 	mutex_unlock(&sbi->s_lock);
 	pram_tx_end(sb);
+}
+
+/**
+ * pram_reserved_init() - the map of reserved blocks, empty, at mount
+ * @sb: the superblock, its geometry known
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int pram_reserved_init(struct super_block *sb)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+
+	sbi->reserved = kvcalloc(BITS_TO_LONGS(sbi->geo.blocks_count),
+				 sizeof(long), GFP_KERNEL);
+	return sbi->reserved ? 0 : -ENOMEM;
+}
+
+/**
+ * pram_reserved_free() - forget the reserved blocks, at unmount
+ * @sbi: the filesystem's information
+ */
+void pram_reserved_free(struct pram_sb_info *sbi)
+{
+	kvfree(sbi->reserved);
+	sbi->reserved = NULL;
+	xa_destroy(&sbi->held_more);
 }
 
 /* The counts and hints of @ps: exact after a clean unmount, else advisory. */

@@ -106,10 +106,10 @@ struct pram_sb_info {
 	struct mutex		s_lock;
 	u32			free_blocks;	/* under s_lock; see balloc.c */
 	u32			block_hint;	/* under s_lock */
-	struct xarray		reserved;	/* blocks held by writes, under s_lock */
-#define PRAM_HELD_FREED		XA_MARK_0	/* ... or freed, not committed */
-	unsigned long		nreserved;	/* how many */
+	unsigned long		*reserved;	/* a bit per block held by a write */
+	unsigned long		nreserved;	/* how many, held[] and held_more too */
 	u32			held[16];	/* the first blocks freed, not committed */
+	struct xarray		held_more;	/* the others, under s_lock */
 	unsigned int		nheld;
 	u32			free_inodes;	/* under s_lock */
 	u32			inode_hint;	/* under s_lock */
@@ -241,6 +241,8 @@ int pram_new_slot(struct super_block *sb, pram_slot_fill_fn fill, void *arg,
 		  bool logged, u32 *ino);
 int pram_new_ino(struct super_block *sb, umode_t mode, u32 *ino);
 void pram_free_ino(struct super_block *sb, u32 ino);
+int pram_reserved_init(struct super_block *sb);
+void pram_reserved_free(struct pram_sb_info *sbi);
 void pram_load_counts(struct super_block *sb);
 void pram_sync_counts(struct super_block *sb, bool clean);
 

@@ -450,7 +450,7 @@ static void pram_init_sb(struct super_block *sb)
 	pram_set_acl_flag(sb, &sbi->opts);
 	snprintf(sb->s_id, sizeof(sb->s_id), "pram@%llx", (u64)sbi->phys_addr);
 	mutex_init(&sbi->s_lock);
-	xa_init(&sbi->reserved);
+	xa_init(&sbi->held_more);
 	mutex_init(&sbi->super_lock);
 	for (i = 0; i < PRAM_RECORD_LOCKS; i++)
 		mutex_init(&sbi->record_lock[i]);
@@ -487,6 +487,8 @@ static int pram_fill_super(struct super_block *sb, struct fs_context *fc)
 	if (sbi->opts.init_size && sb_rdonly(sb))
 		return invalfc(fc, "init= needs a read-write mount");
 	err = sbi->opts.init_size ? pram_format(sb, fc) : pram_load(sb, fc);
+	if (!err)
+		err = pram_reserved_init(sb);
 	if (!err)
 		err = pram_wp_enable(sb);
 	if (err)
@@ -680,7 +682,7 @@ static void pram_kill_sb(struct super_block *sb)
 
 	kill_anon_super(sb);
 	if (sbi) {
-		xa_destroy(&sbi->reserved);
+		pram_reserved_free(sbi);
 		pram_unmap(sb);
 		kfree(sbi);
 	}
