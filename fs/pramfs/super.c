@@ -447,6 +447,12 @@ static void pram_init_sb(struct super_block *sb)
 	sb->s_time_min = PRAM_TIME_MIN;
 	sb->s_time_max = PRAM_TIME_MAX;
 	sb->s_max_links = PRAM_LINK_MAX;
+	/*
+	 * As a block device's filesystems get it: a write need not look up
+	 * security.capability once the VFS has found none (S_NOSEC, which
+	 * it drops again on a chmod or a security.* change).
+	 */
+	sb->s_flags |= SB_NOSEC;
 	pram_set_acl_flag(sb, &sbi->opts);
 	snprintf(sb->s_id, sizeof(sb->s_id), "pram@%llx", (u64)sbi->phys_addr);
 	mutex_init(&sbi->s_lock);

@@ -6,6 +6,8 @@
  * and an unprivileged user, remount, the block freed with its inode (an
  * open-unlinked one too), changes on a full filesystem, and fsck.pramfs
  * finding the result clean.
+ * A write takes setuid, setgid and security.capability away, each time
+ * they are set again (the VFS's S_NOSEC shortcut must not keep them).
  * POSIX ACLs in their xattr form: enforced for a named user and through
  * the mask, inherited from a default ACL, kept in step with chmod, and
  * the acl and noacl mount options.
@@ -14,6 +16,7 @@
  * environment (qemu/run sets them) and fsck.pramfs.
  */
 #define _GNU_SOURCE
+#include <linux/capability.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/xattr.h>
@@ -333,6 +336,61 @@ TEST_F(xattr, permissions_are_checked)
 	EXPECT_EQ(0, as_user(user_steps));
 	EXPECT_STREQ("me", value_of("mine", "user.u"));
 	EXPECT_STREQ("root", value_of("mine", "trusted.t"));
+	expect_clean(_metadata, self);
+}
+
+/* Append a byte to MNT/prog; 0 or errno. */
+static int append(void)
+{
+	int fd = open(at("prog"), O_WRONLY | O_APPEND);
+	int err = fd < 0 || write(fd, "y", 1) != 1 ? errno : 0;
+
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+/* A file capability (revision 2): CAP_NET_BIND_SERVICE, effective. */
+static int set_file_cap(const char *path)
+{
+	struct vfs_cap_data cap = {
+		.magic_etc = VFS_CAP_REVISION_2 | VFS_CAP_FLAGS_EFFECTIVE,
+		.data[0].permitted = 1U << CAP_NET_BIND_SERVICE,
+	};
+
+	return setxattr(at(path), "security.capability", &cap,
+			XATTR_CAPS_SZ_2, 0) ? errno : 0;
+}
+
+static mode_t mode_of(const char *path)
+{
+	struct stat st;
+
+	return stat(at(path), &st) ? (mode_t)-1 : st.st_mode & 07777;
+}
+
+TEST_F(xattr, a_write_takes_setuid_and_capabilities_away)
+{
+	int round;
+
+	ASSERT_EQ(0, put("prog", "x"));
+	ASSERT_EQ(0, chown(at("prog"), 1000, 1000));
+	/*
+	 * First as read from the NVRAM, then after a write found nothing
+	 * to take (the VFS's S_NOSEC), set again by chmod and setxattr.
+	 */
+	for (round = 0; round < 2; round++) {
+		ASSERT_EQ(0, chmod(at("prog"), 06775));
+		ASSERT_EQ(0, set_file_cap("prog"));
+		if (!round)
+			remount(_metadata, &self->nv);
+		EXPECT_EQ(0, as_user(append));
+		EXPECT_EQ(0775, mode_of("prog"));
+		EXPECT_FALSE(listed("prog", "security.capability"));
+	}
+	remount(_metadata, &self->nv);
+	EXPECT_EQ(0775, mode_of("prog"));
+	EXPECT_FALSE(listed("prog", "security.capability"));
 	expect_clean(_metadata, self);
 }
 
