@@ -363,7 +363,8 @@ int pram_new_slot(struct super_block *sb, pram_slot_fill_fn fill, void *arg,
 			pram_recount_inodes(sb);
 		goto unlock;
 	}
-	pi = logged ? pram_record_begin(sb, *ino) : pram_record_begin_new(sb, *ino);
+	pi = logged ? pram_record_begin_named(sb, *ino) :
+		     pram_record_begin_new(sb, *ino);
 	memset(pi, 0, PRAM_INODE_SIZE);
 	fill(pi, *ino, arg);
 	pram_record_end(sb, pi);

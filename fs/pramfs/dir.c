@@ -612,7 +612,8 @@ static void pram_dir_take_out(struct inode *dir, u32 ino,
 	pram_set_next(dir, idx, pos->prev, pos->next);
 	pram_set_prev(dir, idx, pos->next, pos->prev);
 	pram_name_recs_of(sb, ino, recs);
-	pi = pram_record_begin(sb, ino);
+	pi = for_good ? pram_record_begin_named(sb, ino) :
+			pram_record_begin(sb, ino);
 	if (inode)
 		pram_inode_to_record(inode, pi);
 	pi->i_prev = 0;

@@ -175,7 +175,7 @@ void pram_name_set(struct super_block *sb, u32 ino, const struct qstr *name,
 	struct pram_inode *pi;
 
 	pram_name_recs_of(sb, ino, old);
-	pi = pram_record_begin(sb, ino);
+	pi = pram_record_begin_named(sb, ino);
 	if (inode)
 		pram_inode_to_record(inode, pi);
 	pram_name_store(pi, name->name, name->len, ns->rec);

@@ -49,16 +49,16 @@ void pram_record_unlock(struct super_block *sb, u32 ino)
 	mutex_unlock(pram_record_mutex(sb, ino));
 }
 
-/* The record's lock, its window, and its old bytes in the journal if @logged. */
+/* The record's lock, its window, and its first @logged bytes in the journal. */
 static struct pram_inode *pram_record_open(struct super_block *sb, u32 ino,
-					   bool logged)
+					   size_t logged)
 {
 	struct pram_inode *pi = pram_get_inode(sb, ino);
 
 	pram_tx_begin(sb);
 	pram_record_lock(sb, ino);
 	if (logged)
-		pram_tx_log(sb, pi, PRAM_INODE_SIZE);
+		pram_tx_log(sb, pi, logged);
 	return pram_wp_open(sb, pi, PRAM_INODE_SIZE);
 }
 
@@ -68,15 +68,29 @@ static struct pram_inode *pram_record_open(struct super_block *sb, u32 ino,
  * @ino: a valid inode number
  *
  * Begins a transaction (or nests in the open one), takes the record's
- * lock, saves the record in the journal and opens a write window over
- * it; end with pram_record_end(), which checksums the record and ends
- * the transaction. Never nest two.
+ * lock, saves the record's attributes and list links (PRAM_INODE_ATTRS
+ * bytes: two journal lines, not three) in the journal and opens a write
+ * window over it; end with pram_record_end(), which checksums the record
+ * and ends the transaction. Never nest two. The name must not change:
+ * pram_record_begin_named() is for that.
  *
  * Return: the record, writable until pram_record_end().
  */
 struct pram_inode *pram_record_begin(struct super_block *sb, u32 ino)
 {
-	return pram_record_open(sb, ino, true);
+	return pram_record_open(sb, ino, PRAM_INODE_ATTRS);
+}
+
+/**
+ * pram_record_begin_named() - as pram_record_begin(), the name saved too
+ * @sb: the superblock
+ * @ino: a valid inode number
+ *
+ * Return: the record, writable (all of it) until pram_record_end().
+ */
+struct pram_inode *pram_record_begin_named(struct super_block *sb, u32 ino)
+{
+	return pram_record_open(sb, ino, PRAM_INODE_SIZE);
 }
 
 /**
@@ -92,7 +106,7 @@ struct pram_inode *pram_record_begin(struct super_block *sb, u32 ino)
  */
 struct pram_inode *pram_record_begin_new(struct super_block *sb, u32 ino)
 {
-	return pram_record_open(sb, ino, false);
+	return pram_record_open(sb, ino, 0);
 }
 
 /**
@@ -129,9 +143,11 @@ void pram_record_patch(struct super_block *sb, u32 ino, __le32 *field,
 	struct pram_inode *pi = pram_get_inode(sb, ino), *w;
 	u32 before;
 
+	if (WARN_ON_ONCE((void *)field - (void *)pi > PRAM_INODE_ATTRS - 4))
+		return;
 	pram_tx_begin(sb);
 	pram_record_lock(sb, ino);
-	pram_tx_log(sb, pi, PRAM_INODE_SIZE);
+	pram_tx_log(sb, pi, PRAM_INODE_ATTRS);
 	before = pram_inode_csum(pi, ino);
 	w = pram_wp_open(sb, pi, PRAM_INODE_SIZE);
 	*(__le32 *)((void *)w + ((void *)field - (void *)pi)) = cpu_to_le32(value);
@@ -149,12 +165,14 @@ void pram_record_patch(struct super_block *sb, u32 ino, __le32 *field,
  */
 void pram_record_clear(struct super_block *sb, u32 ino)
 {
-	struct pram_inode *pi;
+	struct pram_inode *pi = pram_get_inode(sb, ino);
 
 	pram_tx_begin(sb);
 	pram_record_lock(sb, ino);
-	pram_tx_log(sb, pram_get_inode(sb, ino), PRAM_INODE_SIZE);
-	pi = pram_wp_open(sb, pram_get_inode(sb, ino), PRAM_INODE_SIZE);
+	/* A name already taken away (unlink) is zero: no need to save it. */
+	pram_tx_log(sb, pi, memchr_inv(pi->i_name, 0, PRAM_NAME_LEN) ?
+			    PRAM_INODE_SIZE : PRAM_INODE_ATTRS);
+	pi = pram_wp_open(sb, pi, PRAM_INODE_SIZE);
 	memset(pi, 0, PRAM_INODE_SIZE);
 	pram_wp_close(sb, pi, PRAM_INODE_SIZE);
 	pram_record_unlock(sb, ino);

@@ -278,7 +278,10 @@ void pram_update_inode(struct inode *inode);
 void pram_init_root(struct super_block *sb, struct pram_inode *pi);
 void pram_record_lock(struct super_block *sb, u32 ino);
 void pram_record_unlock(struct super_block *sb, u32 ino);
+/* A record's bytes before its name: its attributes and list links. */
+#define PRAM_INODE_ATTRS	offsetof(struct pram_inode, i_name)
 struct pram_inode *pram_record_begin(struct super_block *sb, u32 ino);
+struct pram_inode *pram_record_begin_named(struct super_block *sb, u32 ino);
 struct pram_inode *pram_record_begin_new(struct super_block *sb, u32 ino);
 void pram_record_end(struct super_block *sb, struct pram_inode *pi);
 void pram_record_patch(struct super_block *sb, u32 ino, __le32 *field,
