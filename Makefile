@@ -5,7 +5,7 @@
 
 SHELL := /bin/bash
 
-.PHONY: all deps tree kunit guest module selftests tools tools-static initramfs lint run check crash fuzz bench bench-quick clean
+.PHONY: all deps tree kunit guest module selftests tools tools-static initramfs lint run check crash fuzz bench bench-quick profile clean
 
 all: initramfs
 
@@ -76,6 +76,14 @@ fuzz: initramfs
 # runs it so the harness cannot rot).
 bench: tree
 	@qemu/bench/run
+
+# An instruction profile of one workload in the bench guest (qemu/prof/run):
+# WORKLOAD is create, unlink, meta, randwrite, randread, write or read, N
+# operations; build/prof/WORKLOAD.txt.
+WORKLOAD ?= create
+N ?= 5000
+profile: tree
+	@qemu/prof/run $(WORKLOAD) $(N)
 
 bench-quick: tree
 	@qemu/bench/run --quick

@@ -1,0 +1,50 @@
+#!/bin/busybox sh
+# shellcheck shell=dash
+# SPDX-License-Identifier: GPL-2.0
+# The profiled workload, in the bench guest (qemu/prof/run boots it):
+#   sh /bench/prof.sh WORKLOAD N
+# PRAMFS (4 KiB blocks, protection on; PROF_OPTS adds mount options) is
+# made at /mnt/b, then sync(2) starts the count (tbprof's reset) and
+# sethostname(2) ends it (stop): only WORKLOAD's N operations are counted.
+# pramfs.ko's symbols go to /host/kallsyms for the report.
+set -u
+export PATH=/bench:/usr/bin:$PATH
+M=/mnt/b
+mkdir -p $M
+# As the benchmark does: the pmem driver lets go of the NVRAM.
+for ns in /sys/bus/nd/devices/namespace*; do
+	[ -e "$ns/driver" ] || continue
+	[ $(($(cat "$ns/resource"))) -eq $((PRAM_PHYS)) ] || continue
+	echo "${ns##*/}" >"$ns/driver/unbind"
+done
+grep '\[pramfs\]' /proc/kallsyms >/host/kallsyms
+mount -t pramfs -o "physaddr=$PRAM_PHYS,init=${PROF_MB}M,bs=4096${PROF_OPTS:-}" none $M ||
+	exit 1
+n=$2
+fio_job() {
+	fio --name=p --directory=$M --rw="$1" --bs="$2" --size="$3" --numjobs=1 \
+		--ioengine=psync --direct=1 --fallocate=none --unlink=0 --minimal \
+		--filename=f >/dev/null
+}
+case $1 in
+create)
+	mkdir $M/d && sync && pramfs_bench create $M/d/e "$n" ;;
+unlink)
+	mkdir $M/d && pramfs_bench create $M/d/e "$n" >/dev/null && sync &&
+		rm -rf $M/d/e ;;
+meta)
+	sync && pramfs_bench meta $M/meta "$n" 0 ;;
+randwrite)
+	sync && fio_job randwrite 4k $((n * 4))k ;;
+write)
+	sync && fio_job write 1m "${n}m" ;;
+read)
+	fio_job write 1m "${n}m" && sync && fio_job read 1m "${n}m" ;;
+randread)
+	fio_job write 1m "$((n * 4))k" && sync && fio_job randread 4k "$((n * 4))k" ;;
+*)
+	echo "prof.sh: unknown workload $1" >&2
+	exit 2 ;;
+esac
+hostname profiled
+umount $M
