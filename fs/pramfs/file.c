@@ -24,10 +24,12 @@
  * One write(): blocks reserved ahead (what is left is given back at the
  * end), and fresh blocks already written whose column entries, next to
  * each other, are set together, with the size the write has reached, in
- * one transaction.
+ * one transaction: up to PRAM_RESERVE of them, filled PRAM_RUN at most
+ * at a time through one window (PRAM_WP_MAX_PAGES pages at 4 KiB).
  */
-#define PRAM_RESERVE	16
-#define PRAM_NEW_COLS	2	/* 16 entries lie in at most two columns */
+#define PRAM_RESERVE	64
+#define PRAM_RUN	16
+#define PRAM_NEW_COLS	2	/* 64 entries lie in at most two columns */
 
 struct pram_reserve {
 	unsigned int	n, next;
@@ -381,6 +383,18 @@ static int pram_cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Sort @n blocks, ascending: a write's usually are already. */
+static void pram_sort_blocks(u32 *blocks, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 1; i < n; i++)
+		if (blocks[i] < blocks[i - 1])
+			break;
+	if (i < n)
+		sort(blocks, n, sizeof(*blocks), pram_cmp_u32, NULL);
+}
+
 /* The write is over: map blocks it made and did not use go back. */
 static void pram_drop_new_maps(struct super_block *sb, struct pram_reserve *res)
 {
@@ -487,7 +501,7 @@ static void pram_commit_blocks(struct inode *inode, struct pram_reserve *res,
 		pram_link_new_maps(inode, res, entry, n, &l);
 	memcpy(l.claim + l.nclaim, blocks, n * sizeof(*blocks));
 	l.nclaim += n;
-	sort(l.claim, l.nclaim, sizeof(*l.claim), pram_cmp_u32, NULL);
+	pram_sort_blocks(l.claim, l.nclaim);
 	pram_claim_blocks(sb, l.claim, l.nclaim);
 	pram_add_blocks(inode, l.nclaim);
 	pram_store_new_maps(sb, &l);
@@ -604,7 +618,7 @@ static ssize_t pram_write_run(struct inode *inode, u64 fblock,
 			      unsigned int max, struct iov_iter *from,
 			      struct pram_reserve *res)
 {
-	struct pram_slot slot[PRAM_RESERVE];
+	struct pram_slot slot[PRAM_RUN];
 	unsigned int n, run;
 	size_t bs = i_blocksize(inode), done = 0;
 	int err = 0;
@@ -635,7 +649,7 @@ static ssize_t pram_write_run(struct inode *inode, u64 fblock,
 }
 
 /*
- * The next piece of a write at @pos: up to PRAM_RESERVE whole blocks from
+ * The next piece of a write at @pos: up to PRAM_RUN whole blocks from
  * a block boundary (pram_write_run()), else the rest of the block.
  * Return: bytes written, 0 when a user page was not there, or a
  * negative errno.
@@ -649,7 +663,7 @@ static ssize_t pram_write_piece(struct inode *inode, loff_t pos,
 	int err;
 
 	if (!(pos & (bs - 1)) && iov_iter_count(from) >= 2 * bs) {
-		len = min_t(size_t, iov_iter_count(from) / bs, PRAM_RESERVE);
+		len = min_t(size_t, iov_iter_count(from) / bs, PRAM_RUN);
 		return pram_write_run(inode, pos >> inode->i_blkbits, len, from,
 				      res);
 	}
@@ -1088,7 +1102,7 @@ static bool pram_free_small_map(struct inode *inode, u32 row)
 		    !pram_gather_entries(pram_block_addr(sb, blocks[i]),
 					 entries, blocks, &n))
 			return false;
-	sort(blocks, n, sizeof(*blocks), pram_cmp_u32, NULL);
+	pram_sort_blocks(blocks, n);
 	pram_tx_checkpoint(sb);
 	pram_free_blocks(sb, blocks, n);
 	inode->i_blocks = 0;

@@ -375,7 +375,7 @@ static int op_exchange_same(void)
 /* Bytes appended: new bytes never overwrite old ones, which are not journaled. */
 static int append(const char *name, off_t at_off, size_t len)
 {
-	uint8_t buf[8192];
+	static uint8_t buf[64 * FS_BS];
 	int fd = open(at(name), O_WRONLY);
 	ssize_t n;
 
@@ -392,6 +392,11 @@ static int op_append_new_blocks(void) { return append("d1/small", 100, 3000); }
 static int op_append_many_blocks(void) { return append("d2/victim", 200, 7000); }
 static int op_write_empty(void) { return append("d2/zero", 0, 3000); }
 static int op_write_past_hole(void) { return append("d1/big", 9000, 1000); }
+/* 64 blocks past a hole, the most one commit maps: a new row and column. */
+static int op_write_64_blocks(void)
+{
+	return append("d2/zero", 8 * FS_BS, 64 * FS_BS);
+}
 static int op_truncate_down(void) { return truncate(at("d1/big"), 1500); }
 static int op_truncate_to_zero(void) { return truncate(at("d1/big"), 0); }
 static int op_truncate_up(void) { return truncate(at("d1/small"), 10000); }
@@ -547,6 +552,9 @@ FIXTURE_VARIANT_ADD(crash, write_into_empty_file) {
 
 FIXTURE_VARIANT_ADD(crash, write_past_a_hole) {
 	.op = { "write_past_a_hole", op_write_past_hole },
+};
+FIXTURE_VARIANT_ADD(crash, write_64_blocks) {
+	.op = { "write_64_blocks", op_write_64_blocks },
 };
 FIXTURE_VARIANT_ADD(crash, truncate_down) {
 	.op = { "truncate_down", op_truncate_down },
