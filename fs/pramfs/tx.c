@@ -193,16 +193,39 @@ void pram_tx_checkpoint(struct super_block *sb)
 	pram_tx_begin_parts(sb);
 }
 
-/* Is [@off, @off + @len) inside a range this transaction logged? */
+/*
+ * How many bytes from @off on, up to @len, this transaction has logged:
+ * the ranges that hold @off, one after the other. A range logged now
+ * need only start past them (a record's attributes logged, then the
+ * whole record when its name changes too: only the name is left to log).
+ * The bytes after are still as the transaction found them, since every
+ * change is logged before it is made.
+ */
+static u32 pram_tx_logged_head(struct pram_tx *tx, u64 off, u32 len)
+{
+	u64 at = off, start, end;
+	unsigned int i;
+	bool more = true;
+
+	while (more && at < off + len) {
+		more = false;
+		for (i = 0; i < tx->nlogged; i++) {
+			start = tx->logged[i].off;
+			end = start + tx->logged[i].len;
+			if (at >= start && at < end) {
+				at = end;
+				more = true;
+				break;
+			}
+		}
+	}
+	return min_t(u64, at - off, len);
+}
+
+/* Is [@off, @off + @len) inside ranges this transaction logged? */
 static bool pram_tx_logged(struct pram_tx *tx, u64 off, u32 len)
 {
-	unsigned int i;
-
-	for (i = 0; i < tx->nlogged; i++)
-		if (off >= tx->logged[i].off &&
-		    off + len <= tx->logged[i].off + tx->logged[i].len)
-			return true;
-	return false;
+	return pram_tx_logged_head(tx, off, len) == len;
 }
 
 /**
@@ -247,21 +270,30 @@ void pram_tx_log(struct super_block *sb, const void *addr, size_t len)
 	struct pram_tx *tx = &sbi->tx;
 	struct pram_journal_entry *e;
 	u64 off = addr - sbi->virt_addr;
-	u32 n = DIV_ROUND_UP(len, PRAM_JOURNAL_DATA), i, piece;
+	u32 n, i, piece, head;
 
-	if (!tx->enabled || tx->owner != current ||
-	    pram_tx_logged(tx, off, len))
+	if (!tx->enabled || tx->owner != current)
 		return;
 	if (WARN_ON_ONCE(len > PRAM_TX_MAX_RANGE))
 		return;
+	head = pram_tx_logged_head(tx, off, len);
+	if (head == len)
+		return;
+	n = DIV_ROUND_UP(len - head, PRAM_JOURNAL_DATA);
 	/*
 	 * Larger than the journal (a fallocate of hundreds of blocks): what
 	 * was done so far commits, a consistent state, and the rest goes on
-	 * in a new transaction.
+	 * in a new transaction, which has logged nothing yet.
 	 */
 	if (tx->next + n > PRAM_JOURNAL_LINES ||
-	    tx->nlogged == ARRAY_SIZE(tx->logged))
+	    tx->nlogged == ARRAY_SIZE(tx->logged)) {
 		pram_tx_commit(sb);
+		head = 0;
+		n = DIV_ROUND_UP(len, PRAM_JOURNAL_DATA);
+	}
+	addr += head;
+	off += head;
+	len -= head;
 	e = pram_tx_lines_open(sb, tx->next, n);
 	for (i = 0; i < n; i++) {
 		piece = min_t(u32, len - i * PRAM_JOURNAL_DATA, PRAM_JOURNAL_DATA);
