@@ -696,7 +696,7 @@ static ssize_t pram_write_blocks(struct inode *inode, loff_t pos,
 	res.want += res.want / pram_map_entries(inode->i_blkbits) + 1;
 	while (iov_iter_count(from)) {
 		len = min_t(size_t, iov_iter_count(from),
-			    PRAM_RESERVE * i_blocksize(inode));
+			    PRAM_RUN * i_blocksize(inode));
 		if (fault_in_iov_iter_readable(from, len) == len) {
 			done = -EFAULT;
 			break;

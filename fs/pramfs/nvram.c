@@ -313,7 +313,7 @@ static bool pram_wp_in_chunk(struct pram_wp_pool *pool, unsigned int c,
  */
 static unsigned int pram_wp_slot_of(struct pram_wp_pool *pool, void *waddr)
 {
-	unsigned int c = (pool->next - 1) / PRAM_WP_STRIDE;
+	unsigned int c = (READ_ONCE(pool->next) - 1) / PRAM_WP_STRIDE;
 
 	if (c >= PRAM_WP_CHUNKS || !pram_wp_in_chunk(pool, c, waddr))
 		for (c = 0; c < PRAM_WP_CHUNKS - 1; c++)
@@ -328,7 +328,7 @@ static unsigned int pram_wp_slot_of(struct pram_wp_pool *pool, void *waddr)
  */
 static unsigned long pram_wp_bits(unsigned int i, unsigned int n)
 {
-	if (i % BITS_PER_LONG + n > BITS_PER_LONG)
+	if (WARN_ON_ONCE(!n) || i % BITS_PER_LONG + n > BITS_PER_LONG)
 		return 0;
 	return GENMASK(n - 1, 0) << (i % BITS_PER_LONG);
 }
