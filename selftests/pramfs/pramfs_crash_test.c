@@ -453,6 +453,14 @@ static int op_setxattr_replace(void)
 static int op_setxattr_add(void) { return lsetxattr(at("d1/big"), "user.b", "b", 1, 0); }
 static int op_removexattr_last(void) { return lremovexattr(at("d1/big"), "user.a"); }
 
+/* A file of 40 blocks (a prepare step): its delete frees more than 16. */
+static int make_large(void)
+{
+	return append("d2/zero", 0, 40 * FS_BS);
+}
+
+static int op_unlink_large(void) { return unlink(at("d2/zero")); }
+
 /* The filesystem full to its last block (a prepare step). */
 static int fill_all(void)
 {
@@ -503,6 +511,9 @@ FIXTURE_VARIANT_ADD(crash, unlink_small) {
 };
 FIXTURE_VARIANT_ADD(crash, unlink_big) {
 	.op = { "unlink_big", op_unlink_big },
+};
+FIXTURE_VARIANT_ADD(crash, unlink_large) {
+	.op = { "unlink_large", op_unlink_large, .prepare = make_large },
 };
 FIXTURE_VARIANT_ADD(crash, rmdir) {
 	.op = { "rmdir", op_rmdir },

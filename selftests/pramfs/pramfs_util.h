@@ -18,7 +18,6 @@
 #include <grp.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
-#include <sys/klog.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/wait.h>
@@ -441,10 +440,13 @@ static inline int walk_all(const char *path)
 	return n;
 }
 
+#define KLOG_NONE	(~0ULL)	/* no /dev/kmsg to read */
+
 /*
  * Each record of the kernel log (/dev/kmsg: "prio,seq,time,flags;text")
  * after record @after, in turn, to @fn; records the ring buffer dropped
- * meanwhile are skipped. Return: the last record's sequence number.
+ * meanwhile are skipped. Return: the last record's sequence number, or
+ * KLOG_NONE.
  */
 static inline unsigned long long klog_walk(unsigned long long after,
 					   void (*fn)(const char *, void *),
@@ -455,8 +457,11 @@ static inline unsigned long long klog_walk(unsigned long long after,
 	char rec[8192];
 	ssize_t len;
 
-	if (fd < 0)
-		return last;
+	if (fd < 0 || after == KLOG_NONE) {
+		if (fd >= 0)
+			close(fd);
+		return KLOG_NONE;
+	}
 	for (;;) {
 		len = read(fd, rec, sizeof(rec) - 1);
 		if (len < 0 && errno == EPIPE)
@@ -497,12 +502,13 @@ static inline void klog_match(const char *rec, void *arg)
 		k->n++;
 }
 
-/* How many lines logged since @mark hold @needle. */
+/* How many lines logged since @mark hold @needle; -1 with no log. */
 static inline int klog_since(unsigned long long mark, const char *needle)
 {
 	struct klog_search k = { .needle = needle };
 
-	klog_walk(mark, klog_match, &k);
+	if (klog_walk(mark, klog_match, &k) == KLOG_NONE)
+		return -1;
 	return k.n;
 }
 

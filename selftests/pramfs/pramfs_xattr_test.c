@@ -16,6 +16,7 @@
  * environment (qemu/run sets them) and fsck.pramfs.
  */
 #define _GNU_SOURCE
+#include <endian.h>
 #include <linux/capability.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -354,8 +355,9 @@ static int append(void)
 static int set_file_cap(const char *path)
 {
 	struct vfs_cap_data cap = {
-		.magic_etc = VFS_CAP_REVISION_2 | VFS_CAP_FLAGS_EFFECTIVE,
-		.data[0].permitted = 1U << CAP_NET_BIND_SERVICE,
+		.magic_etc = htole32(VFS_CAP_REVISION_2 |
+				     VFS_CAP_FLAGS_EFFECTIVE),
+		.data[0].permitted = htole32(1U << CAP_NET_BIND_SERVICE),
 	};
 
 	return setxattr(at(path), "security.capability", &cap,
@@ -388,6 +390,10 @@ TEST_F(xattr, a_write_takes_setuid_and_capabilities_away)
 		EXPECT_EQ(0775, mode_of("prog"));
 		EXPECT_FALSE(listed("prog", "security.capability"));
 	}
+	/* After a write found nothing to take: a capability alone. */
+	ASSERT_EQ(0, set_file_cap("prog"));
+	EXPECT_EQ(0, as_user(append));
+	EXPECT_FALSE(listed("prog", "security.capability"));
 	remount(_metadata, &self->nv);
 	EXPECT_EQ(0775, mode_of("prog"));
 	EXPECT_FALSE(listed("prog", "security.capability"));
