@@ -79,9 +79,9 @@ bench: tree
 
 # An instruction profile of one workload in the bench guest (qemu/prof/run):
 # WORKLOAD is create, unlink, meta, randwrite, randread, write or read, N
-# operations; build/prof/WORKLOAD.txt.
+# operations (a default for each); build/prof/WORKLOAD.txt.
 WORKLOAD ?= create
-N ?= 5000
+N ?=
 profile: tree
 	@qemu/prof/run $(WORKLOAD) $(N)
 

@@ -26,6 +26,7 @@ fio_job() {
 		--ioengine=psync --direct=1 --fallocate=none --unlink=0 --minimal \
 		--filename=f >/dev/null
 }
+# Only a workload that ran through reaches the stop mark.
 case $1 in
 create)
 	mkdir $M/d && sync && pramfs_bench create $M/d/e "$n" ;;
@@ -43,8 +44,7 @@ read)
 randread)
 	fio_job write 1m "$((n * 4))k" && sync && fio_job randread 4k "$((n * 4))k" ;;
 *)
-	echo "prof.sh: unknown workload $1" >&2
-	exit 2 ;;
-esac
+	false ;;
+esac || { echo "prof.sh: workload $1 $n failed" >&2; exit 1; }
 hostname profiled
 umount $M

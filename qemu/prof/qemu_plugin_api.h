@@ -31,7 +31,6 @@ enum qemu_plugin_op { QEMU_PLUGIN_INLINE_ADD_U64 };
 enum qemu_plugin_cb_flags { QEMU_PLUGIN_CB_NO_REGS };
 typedef void (*tb_trans_cb)(qemu_plugin_id_t, struct qemu_plugin_tb *);
 typedef void (*exec_cb)(unsigned int, void *);
-typedef void (*exit_cb)(qemu_plugin_id_t, void *);
 
 void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t, tb_trans_cb);
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *);
@@ -41,6 +40,5 @@ void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *,
 					      uint64_t);
 void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *, exec_cb,
 					  enum qemu_plugin_cb_flags, void *);
-void qemu_plugin_register_atexit_cb(qemu_plugin_id_t, exit_cb, void *);
 
 #endif

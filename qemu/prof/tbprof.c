@@ -9,8 +9,8 @@
  * Arguments: reset=ADDR, a kernel address whose block zeroes the counts
  * when it runs (the guest script calls sync(2) there: ksys_sync);
  * stop=ADDR, the same to write them out, once (sethostname(2)); out=FILE,
- * "address executions instructions" per block, written at the stop or
- * at QEMU's exit.
+ * "address executions instructions" per block, written at the stop only
+ * if a reset came first: no file means the workload did not run through.
  *
  * QEMU 7.2's plugin API, version 1 (Debian 12's qemu-system-x86):
  * qemu_plugin_api.h declares what it uses, as no package ships
@@ -42,7 +42,7 @@ static struct block *blocks;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t reset_addr, stop_addr;
 static const char *out_path = "tbprof.out";
-static bool stopped;
+static bool armed, stopped;
 
 static void reset(unsigned int vcpu, void *unused)
 {
@@ -51,6 +51,7 @@ static void reset(unsigned int vcpu, void *unused)
 	pthread_mutex_lock(&lock);
 	for (b = blocks; !stopped && b; b = b->next)
 		b->count = 0;
+	armed = true;
 	pthread_mutex_unlock(&lock);
 }
 
@@ -60,7 +61,7 @@ static void stop(unsigned int vcpu, void *unused)
 	FILE *f;
 
 	pthread_mutex_lock(&lock);
-	if (!stopped) {
+	if (armed && !stopped) {
 		stopped = true;
 		f = fopen(out_path, "w");
 		for (b = blocks; f && b; b = b->next)
@@ -101,11 +102,6 @@ static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 						 &b->count, 1);
 }
 
-static void at_exit(qemu_plugin_id_t id, void *unused)
-{
-	stop(0, NULL);
-}
-
 EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 			       int argc, char **argv)
 {
@@ -122,6 +118,5 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 			return -1;
 	}
 	qemu_plugin_register_vcpu_tb_trans_cb(id, translated);
-	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
 	return 0;
 }
