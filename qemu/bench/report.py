@@ -214,24 +214,21 @@ def main():
               "without it (`mkfs.pramfs -O ^journal`). Issue 18's goals for "
               "every figure: on / off >= 0.9, and journal / none >= 0.9 for the "
               "metadata figures.")
+    def per_entry(a, b):
+        """PRAMFS's cost per entry in figures @a over @b, for each operation."""
+        return ", ".join(
+            f"{op} " + rc(ratio(stats, sk(PRAMFS, "entries", f"{op}-{a}"),
+                                sk(PRAMFS, "entries", f"{op}-{b}"), "us/entry"))
+            for op in ("create", "lookup", "readdir"))
+
     small, big = env["BENCH_ENTRIES"].split()[0], env["BENCH_BIGDIR"]
-    flat = []
-    for op in ("create", "lookup", "readdir"):
-        x = ratio(stats, sk(PRAMFS, "entries", f"{op}-{big}"),
-                  sk(PRAMFS, "entries", f"{op}-{small}"), "us/entry")
-        flat.append(f"{op} {rc(x)}")
+    n = env["BENCH_ENTRIES"].split()[-1]
     md.append("")
     md.append(f"PRAMFS per entry at {big} entries over {small} (1.00: flat; above, "
-              "cheaper at the larger size): " + ", ".join(flat) + ".")
-    n = env["BENCH_ENTRIES"].split()[-1]
-    long_short = []
-    for op in ("create", "lookup", "readdir"):
-        x = ratio(stats, sk(PRAMFS, "entries", f"{op}-200b-{n}"),
-                  sk(PRAMFS, "entries", f"{op}-48b-{n}"), "us/entry")
-        long_short.append(f"{op} {rc(x)}")
+              "cheaper at the larger size): " + per_entry(big, small) + ".")
     md.append("")
     md.append(f"PRAMFS with 200-byte names over 48-byte names, {n} entries (1.00: "
-              "the same cost per entry): " + ", ".join(long_short) + ".")
+              "the same cost per entry): " + per_entry(f"200b-{n}", f"48b-{n}") + ".")
     md.append("")
     fss = ["memcpy"] + env["BENCH_FS"].split()
     full = ["| workload | figure | unit | " + " | ".join(fss) + " |",
