@@ -397,6 +397,18 @@ int pram_new_ino(struct super_block *sb, umode_t mode, u32 *ino)
 	return pram_new_slot(sb, pram_fill_mode, &mode, true, ino);
 }
 
+/* One inode more is free: count it, under s_lock. */
+static void pram_count_free_ino(struct super_block *sb)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+
+	/* The root is never free. */
+	if (sbi->free_inodes < sbi->geo.inodes_count - 1)
+		sbi->free_inodes++;
+	else
+		pram_recount_inodes(sb);
+}
+
 /**
  * pram_free_ino() - give inode @ino back
  * @sb: the superblock
@@ -409,13 +421,27 @@ void pram_free_ino(struct super_block *sb, u32 ino)
 	pram_tx_begin(sb);
 	mutex_lock(&sbi->s_lock);
 	pram_record_clear(sb, ino);
-	/* The root is never free. */
-	if (sbi->free_inodes < sbi->geo.inodes_count - 1)
-		sbi->free_inodes++;
-	else
-		pram_recount_inodes(sb);
+	pram_count_free_ino(sb);
 	mutex_unlock(&sbi->s_lock);
 	pram_tx_end(sb);
+}
+
+/**
+ * pram_release_ino() - give back a deleted inode, without the journal
+ * @sb: the superblock
+ * @ino: a deleted inode that holds nothing but its slot, being evicted
+ *
+ * As pram_free_ino(), for what the next mount would finish anyway (see
+ * pram_record_wipe()): no transaction.
+ */
+void pram_release_ino(struct super_block *sb, u32 ino)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+
+	mutex_lock(&sbi->s_lock);
+	pram_record_wipe(sb, ino);
+	pram_count_free_ino(sb);
+	mutex_unlock(&sbi->s_lock);
 }
 
 /**

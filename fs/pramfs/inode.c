@@ -180,6 +180,30 @@ void pram_record_clear(struct super_block *sb, u32 ino)
 }
 
 /**
+ * pram_record_wipe() - zero inode @ino's record without the journal
+ * @sb: the superblock, s_lock held
+ * @ino: an inode that is deleted and holds nothing but its slot
+ *	 (pram_holds_nothing())
+ *
+ * Its mode goes first, in a persistence point of its own: from then on
+ * the slot is free, and what a cut leaves of the rest the next mount
+ * clears (pram_name_rec_finish()), as fsck.pramfs does. A cut before
+ * leaves the record deleted, which the next mount frees.
+ */
+void pram_record_wipe(struct super_block *sb, u32 ino)
+{
+	struct pram_inode *w;
+
+	pram_record_lock(sb, ino);
+	w = pram_wp_open(sb, pram_get_inode(sb, ino), PRAM_INODE_SIZE);
+	WRITE_ONCE(w->i_mode, 0);
+	w = pram_wp_persist(sb, w, PRAM_INODE_SIZE);
+	memset(w, 0, PRAM_INODE_SIZE);
+	pram_wp_close(sb, w, PRAM_INODE_SIZE);
+	pram_record_unlock(sb, ino);
+}
+
+/**
  * pram_set_ops() - the operations for @inode's type
  * @inode: an inode whose i_mode is set
  * @rdev: the device number of a device inode
@@ -454,6 +478,21 @@ static bool pram_unlinked(struct inode *inode)
 }
 
 /*
+ * Does the deleted @inode hold nothing but its slot: no block (a map's,
+ * a symlink's, an attribute block), no truncate under way? Its name went
+ * when it was unlinked.
+ */
+static bool pram_holds_nothing(struct inode *inode)
+{
+	const struct pram_inode *pi = pram_get_inode(inode->i_sb, inode->i_ino);
+	bool mapped = S_ISREG(inode->i_mode) || S_ISLNK(inode->i_mode);
+
+	return !pi->i_blocks && !pi->i_xattr && !pi->i_flags &&
+	       !(mapped && pi->i_type.reg.row_block) &&
+	       !memchr_inv(pi->i_name, 0, PRAM_NAME_LEN);
+}
+
+/*
  * The last reference to an inode is gone. One that is unlinked (possibly
  * while it was open) gives its blocks and its inode number back now; on
  * a read-only filesystem nothing is written, so it stays, unreachable,
@@ -474,6 +513,12 @@ void pram_evict_inode(struct inode *inode)
 	}
 	if (!release) {
 		clear_inode(inode);
+		return;
+	}
+	if (pram_holds_nothing(inode)) {
+		/* No undo needed: the next mount finishes what a cut leaves. */
+		clear_inode(inode);
+		pram_release_ino(sb, inode->i_ino);
 		return;
 	}
 	/* One transaction, the record logged once, committing in parts. */

@@ -565,6 +565,34 @@ void pram_wp_close(struct super_block *sb, void *waddr, size_t len)
 }
 
 /**
+ * pram_wp_persist() - a persistence point inside an open window
+ * @sb: the superblock
+ * @waddr: as returned by pram_wp_open()
+ * @len: as given to pram_wp_open()
+ *
+ * What the window holds is made durable before anything stored through
+ * it next: two ordered steps in one window. After the crash test's cut
+ * the rest goes to a scratch copy, like any later window.
+ *
+ * Return: where the window is from now on: @waddr, or the scratch copy
+ * (the window then closed).
+ */
+void *pram_wp_persist(struct super_block *sb, void *waddr, size_t len)
+{
+	void *scratch;
+
+	arch_wb_cache_pmem(waddr, len);
+	if (pram_crash_close(waddr))
+		return waddr;
+	pmem_wmb();
+	scratch = pram_crash_open(pram_wp_target(sb, waddr), len);
+	if (!scratch)
+		return waddr;
+	pram_wp_unmap(sb, waddr, len);
+	return scratch;
+}
+
+/**
  * pram_super_begin() - open the primary superblock for changes
  * @sb: the superblock, mounted read-write
  *

@@ -171,6 +171,7 @@ void pram_unmap(struct super_block *sb);
 int pram_wp_enable(struct super_block *sb);
 void *pram_wp_open(struct super_block *sb, void *addr, size_t len);
 void pram_wp_close(struct super_block *sb, void *waddr, size_t len);
+void *pram_wp_persist(struct super_block *sb, void *waddr, size_t len);
 void pram_wp_close_flushed(struct super_block *sb, void *waddr, size_t len);
 void *pram_wp_target(struct super_block *sb, void *waddr);
 void *pram_wp_map(struct super_block *sb, void *addr, size_t len);
@@ -241,6 +242,7 @@ int pram_new_slot(struct super_block *sb, pram_slot_fill_fn fill, void *arg,
 		  bool logged, u32 *ino);
 int pram_new_ino(struct super_block *sb, umode_t mode, u32 *ino);
 void pram_free_ino(struct super_block *sb, u32 ino);
+void pram_release_ino(struct super_block *sb, u32 ino);
 int pram_reserved_init(struct super_block *sb);
 void pram_reserved_free(struct pram_sb_info *sbi);
 void pram_load_counts(struct super_block *sb);
@@ -287,6 +289,7 @@ void pram_record_end(struct super_block *sb, struct pram_inode *pi);
 void pram_record_patch(struct super_block *sb, u32 ino, __le32 *field,
 		       u32 value);
 void pram_record_clear(struct super_block *sb, u32 ino);
+void pram_record_wipe(struct super_block *sb, u32 ino);
 void pram_set_ops(struct inode *inode, dev_t rdev);
 
 /* dir.c */

@@ -340,6 +340,8 @@ static int op_mknod(void) { return mknod(at("d1/fifo"), S_IFIFO | 0600, 0); }
 static int op_symlink(void) { return symlink("d2/victim", at("d1/sl")); }
 static int op_unlink_small(void) { return unlink(at("d1/small")); }
 static int op_unlink_big(void) { return unlink(at("d1/big")); }
+/* An empty file: its eviction frees the record without the journal. */
+static int op_unlink_empty(void) { return unlink(at("d2/zero")); }
 static int op_rmdir(void) { return rmdir(at("d2/empty")); }
 static int op_rename_same(void) { return rename(at("d1/small"), at("d1/renamed")); }
 static int op_rename_across(void) { return rename(at("d1/big"), at("d2/big")); }
@@ -511,6 +513,9 @@ FIXTURE_VARIANT_ADD(crash, unlink_small) {
 };
 FIXTURE_VARIANT_ADD(crash, unlink_big) {
 	.op = { "unlink_big", op_unlink_big },
+};
+FIXTURE_VARIANT_ADD(crash, unlink_empty) {
+	.op = { "unlink_empty", op_unlink_empty },
 };
 FIXTURE_VARIANT_ADD(crash, unlink_large) {
 	.op = { "unlink_large", op_unlink_large, .prepare = make_large },

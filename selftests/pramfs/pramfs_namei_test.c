@@ -202,6 +202,32 @@ TEST_F(ns, unlinked_open_file_lives_until_the_last_close)
 }
 
 /*
+ * An empty file holds nothing but its record, which its eviction frees
+ * without the journal: not before the last close, and all of it.
+ */
+TEST_F(ns, unlinked_open_empty_file_lives_until_the_last_close)
+{
+	struct counts open_counts;
+	struct stat st;
+	int fd;
+
+	fd = open(at("e"), O_RDWR | O_CREAT, 0644);
+	ASSERT_LE(0, fd);
+	open_counts = fs_counts(MNT);
+	ASSERT_EQ(0, unlink(at("e")));
+	/* Its record still takes changes. */
+	ASSERT_EQ(0, fchmod(fd, 0600));
+	ASSERT_EQ(0, fstat(fd, &st));
+	EXPECT_EQ(S_IFREG | 0600, st.st_mode);
+	EXPECT_EQ(0, st.st_nlink);
+	EXPECT_EQ(open_counts.ffree, fs_counts(MNT).ffree);
+	close(fd);
+	EXPECT_EQ(self->fresh.ffree, fs_counts(MNT).ffree);
+	/* fsck.pramfs finds its slot all zeros. */
+	expect_clean(_metadata, self);
+}
+
+/*
  * Rename cases. Setup entries are "d:path" (a directory) or "f:path" (a
  * file whose content is its path); afterwards "path=content" must be a
  * file with that content, "path/" a directory, and "!path" must be gone.
