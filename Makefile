@@ -78,7 +78,7 @@ bench: tree
 	@qemu/bench/run
 
 # An instruction profile of one workload in the bench guest (qemu/prof/run):
-# WORKLOAD is create, unlink, meta, randwrite, randread, write or read, N
+# WORKLOAD is create, unlink, meta, meta4k, randwrite, randread, write or read, N
 # operations (a default for each); build/prof/WORKLOAD.txt.
 WORKLOAD ?= create
 N ?=

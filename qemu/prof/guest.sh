@@ -35,6 +35,8 @@ unlink)
 		rm -rf $M/d/e ;;
 meta)
 	sync && pramfs_bench meta $M/meta "$n" 0 ;;
+meta4k)
+	sync && pramfs_bench meta $M/meta "$n" 4096 ;;
 randwrite)
 	sync && fio_job randwrite 4k $((n * 4))k ;;
 write)
