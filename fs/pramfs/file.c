@@ -1055,24 +1055,20 @@ static int pram_setsize(struct inode *inode, loff_t size)
 #define PRAM_FREE_STEP	16
 
 /*
- * Add the blocks @map[0, @n) names to @blocks, which holds *@count of at
- * most PRAM_FREE_STEP. Return: false when they do not fit.
+ * The block the first used entry of @map[*@i, @n) names, or 0 when
+ * there is none; *@i moves past that entry.
  */
-static bool pram_gather_entries(const __le32 *map, u32 n, u32 *blocks,
-				unsigned int *count)
+static u32 pram_next_entry(const __le32 *map, u32 n, u32 *i)
 {
-	const void *end = map + n, *byte = map;
-	const __le32 *e;
-
 	/* The first nonzero byte lies in the entry to take. */
-	while ((byte = memchr_inv(byte, 0, end - byte))) {
-		if (*count == PRAM_FREE_STEP)
-			return false;
-		e = map + (byte - (const void *)map) / sizeof(*e);
-		blocks[(*count)++] = le32_to_cpu(*e);
-		byte = e + 1;
+	const void *byte = memchr_inv(map + *i, 0, (n - *i) * sizeof(*map));
+
+	if (!byte) {
+		*i = n;
+		return 0;
 	}
-	return true;
+	*i = (byte - (const void *)map) / sizeof(*map) + 1;
+	return le32_to_cpu(map[*i - 1]);
 }
 
 /*
@@ -1080,28 +1076,35 @@ static bool pram_gather_entries(const __le32 *map, u32 n, u32 *blocks,
  * step: their bits are cleared; the record, which still names them, is
  * cleared by the caller before the step commits. The map blocks keep
  * their stale entries: they are free, and a map block is zeroed when it
- * is taken again. Return: false when the file has more blocks than a
- * step frees, or a map block out of range; the caller then frees them
- * piece by piece.
+ * is taken again. Each column is read as the row names it, and the
+ * reading stops at the file's block count: a small file's entries are
+ * usually the first of their blocks. Return: false when the file has
+ * more blocks than a step frees, or a map block out of range; the caller
+ * then frees them piece by piece.
  */
 static bool pram_free_small_map(struct inode *inode, u32 row)
 {
 	struct super_block *sb = inode->i_sb;
 	const struct pram_geometry *g = &PRAM_SB(sb)->geo;
 	u32 entries = pram_map_entries(inode->i_blkbits), blocks[PRAM_FREE_STEP];
-	unsigned int n = 1, columns, i;
+	unsigned int want = inode->i_blocks >> (inode->i_blkbits - 9), n = 1;
+	u32 r = 0, c, column, data;
+	const __le32 *map;
 
-	if (inode->i_blocks >> (inode->i_blkbits - 9) > PRAM_FREE_STEP ||
-	    !pram_block_valid(g, row))
+	if (want > PRAM_FREE_STEP || !pram_block_valid(g, row))
 		return false;
 	blocks[0] = row;
-	if (!pram_gather_entries(pram_block_addr(sb, row), entries, blocks, &n))
-		return false;
-	for (columns = n, i = 1; i < columns; i++)
-		if (!pram_block_valid(g, blocks[i]) ||
-		    !pram_gather_entries(pram_block_addr(sb, blocks[i]),
-					 entries, blocks, &n))
+	map = pram_block_addr(sb, row);
+	while (n < want && (column = pram_next_entry(map, entries, &r))) {
+		if (!pram_block_valid(g, column))
 			return false;
+		blocks[n++] = column;
+		c = 0;
+		while (n < want &&
+		       (data = pram_next_entry(pram_block_addr(sb, column),
+					       entries, &c)))
+			blocks[n++] = data;
+	}
 	pram_sort_blocks(blocks, n);
 	pram_tx_checkpoint(sb);
 	pram_free_blocks(sb, blocks, n);
