@@ -321,16 +321,60 @@ void pram_free_blocks(struct super_block *sb, const u32 *blocks,
 	pram_tx_end(sb);
 }
 
-/* Count the free inodes again, under s_lock: the count was wrong. */
+/* Is the slot the open transaction holds (pram_hold_slot()) still free? */
+static bool pram_held_free(struct super_block *sb)
+{
+	u32 held = READ_ONCE(PRAM_SB(sb)->tx.held);
+
+	return held && !pram_get_inode(sb, held)->i_mode;
+}
+
+/*
+ * Count the free inodes again, under s_lock: the count was wrong. A slot
+ * the open transaction holds is taken, though it looks free.
+ */
 static void pram_recount_inodes(struct super_block *sb)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
 	u32 was = sbi->free_inodes;
 
 	sbi->free_inodes = pram_itable_count_free(pram_get_inode(sb, PRAM_ROOT_INO),
-						  &sbi->geo);
+						  &sbi->geo) - pram_held_free(sb);
 	pram_warn(sb, "free inode count was %u, the inode table has %u", was,
 		  sbi->free_inodes);
+}
+
+/*
+ * Take a free slot of the inode table, under s_lock: not the one the
+ * open transaction holds (pram_hold_slot()). Counted, the hint moved on.
+ */
+static int pram_take_slot(struct super_block *sb, u32 *ino)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+	const void *itable = pram_get_inode(sb, PRAM_ROOT_INO);
+	u32 held = READ_ONCE(sbi->tx.held);
+	int err;
+
+	err = pram_itable_find_free(itable, &sbi->geo, sbi->inode_hint, ino);
+	if (!err && held && *ino == held) {
+		err = pram_itable_find_free(itable, &sbi->geo,
+					    pram_ino_hint(&sbi->geo, held + 1),
+					    ino);
+		if (!err && *ino == held)
+			err = -ENOSPC;
+	}
+	if (err) {
+		if (sbi->free_inodes)
+			pram_recount_inodes(sb);
+		return err;
+	}
+	/* A count at 0 was wrong: counted again, *ino still among the free. */
+	if (!sbi->free_inodes)
+		pram_recount_inodes(sb);
+	if (sbi->free_inodes)
+		sbi->free_inodes--;
+	sbi->inode_hint = pram_ino_hint(&sbi->geo, *ino + 1);
+	return 0;
 }
 
 /**
@@ -356,26 +400,44 @@ int pram_new_slot(struct super_block *sb, pram_slot_fill_fn fill, void *arg,
 
 	pram_tx_begin(sb);
 	mutex_lock(&sbi->s_lock);
-	err = pram_itable_find_free(pram_get_inode(sb, PRAM_ROOT_INO),
-				    &sbi->geo, sbi->inode_hint, ino);
-	if (err) {
-		if (sbi->free_inodes)
-			pram_recount_inodes(sb);
+	err = pram_take_slot(sb, ino);
+	if (err)
 		goto unlock;
-	}
 	pi = logged ? pram_record_begin_named(sb, *ino) :
 		     pram_record_begin_new(sb, *ino);
 	memset(pi, 0, PRAM_INODE_SIZE);
 	fill(pi, *ino, arg);
 	pram_record_end(sb, pi);
-	if (sbi->free_inodes)
-		sbi->free_inodes--;
-	else
-		pram_recount_inodes(sb);
-	sbi->inode_hint = pram_ino_hint(&sbi->geo, *ino + 1);
 unlock:
 	mutex_unlock(&sbi->s_lock);
 	pram_tx_end(sb);
+	return err;
+}
+
+/**
+ * pram_hold_slot() - take a free slot for a new inode, written later
+ * @sb: the superblock, in a transaction that may hold one
+ *	(pram_tx_may_hold())
+ * @ino: the slot's number
+ *
+ * Nothing is written: the transaction holds the slot until it ends, and
+ * no other takes it meanwhile (transactions exclude each other). The
+ * record's first store logs its zeros, as pram_new_slot()'s would, and
+ * writes the whole record: a new inode's is written once, when it is
+ * linked (pram_name_set()). One not written by then stays free.
+ *
+ * Return: 0, or -ENOSPC.
+ */
+int pram_hold_slot(struct super_block *sb, u32 *ino)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+	int err;
+
+	mutex_lock(&sbi->s_lock);
+	err = pram_take_slot(sb, ino);
+	if (!err)
+		WRITE_ONCE(sbi->tx.held, *ino);
+	mutex_unlock(&sbi->s_lock);
 	return err;
 }
 
@@ -397,10 +459,14 @@ int pram_new_ino(struct super_block *sb, umode_t mode, u32 *ino)
 	return pram_new_slot(sb, pram_fill_mode, &mode, true, ino);
 }
 
-/* One inode more is free: count it, under s_lock. */
-static void pram_count_free_ino(struct super_block *sb)
+/* Inode @ino is free again: count it, under s_lock. */
+static void pram_count_free_ino(struct super_block *sb, u32 ino)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
+
+	/* A new inode that was never linked gives its slot back. */
+	if (READ_ONCE(sbi->tx.held) == ino)
+		WRITE_ONCE(sbi->tx.held, 0);
 
 	/* The root is never free. */
 	if (sbi->free_inodes < sbi->geo.inodes_count - 1)
@@ -421,7 +487,7 @@ void pram_free_ino(struct super_block *sb, u32 ino)
 	pram_tx_begin(sb);
 	mutex_lock(&sbi->s_lock);
 	pram_record_clear(sb, ino);
-	pram_count_free_ino(sb);
+	pram_count_free_ino(sb, ino);
 	mutex_unlock(&sbi->s_lock);
 	pram_tx_end(sb);
 }
@@ -440,7 +506,7 @@ void pram_release_ino(struct super_block *sb, u32 ino)
 
 	mutex_lock(&sbi->s_lock);
 	pram_record_wipe(sb, ino);
-	pram_count_free_ino(sb);
+	pram_count_free_ino(sb, ino);
 	mutex_unlock(&sbi->s_lock);
 }
 

@@ -682,11 +682,13 @@ void pram_dir_rename(struct inode *dir, u32 ino, const struct qstr *name,
  * @dir: the directory
  * @ino: an entry in no list
  * @name: its name
+ * @inode: as for pram_name_set()
  *
  * Return: 0, or -EUCLEAN, -ENOSPC (no slot for a long name's records)
  * or -ENOMEM with nothing changed.
  */
-int pram_add_entry(struct inode *dir, u32 ino, const struct qstr *name)
+int pram_add_entry(struct inode *dir, u32 ino, const struct qstr *name,
+		   struct inode *inode)
 {
 	struct pram_name_slots ns;
 	struct pram_list_pos pos;
@@ -695,7 +697,7 @@ int pram_add_entry(struct inode *dir, u32 ino, const struct qstr *name)
 	if (!err)
 		err = pram_name_reserve(dir->i_sb, ino, name, &ns);
 	if (!err)
-		pram_dir_link(dir, ino, name, &ns, &pos, NULL);
+		pram_dir_link(dir, ino, name, &ns, &pos, inode);
 	return err;
 }
 

@@ -428,6 +428,8 @@ void pram_inode_to_record(struct inode *inode, struct pram_inode *pi)
 	pi->i_atime = pram_time_pack(inode_get_atime(inode));
 	pi->i_mtime = pram_time_pack(inode_get_mtime(inode));
 	pi->i_ctime = pram_time_pack(inode_get_ctime(inode));
+	if (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode))
+		pi->i_type.dev.rdev = cpu_to_le32(new_encode_dev(inode->i_rdev));
 }
 
 /**

@@ -41,11 +41,21 @@ static void pram_touch_dir(struct inode *dir)
 /* A new inode's record, from the VFS inode: all of it in one write. */
 static void pram_fill_new(struct pram_inode *pi, u32 ino, void *arg)
 {
-	struct inode *inode = arg;
+	pram_inode_to_record(arg, pi);
+}
 
-	pram_inode_to_record(inode, pi);
-	if (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode))
-		pi->i_type.dev.rdev = cpu_to_le32(new_encode_dev(inode->i_rdev));
+/*
+ * A slot for the new @inode: held, its record written once when it is
+ * linked (pram_instantiate()), or without the journal, where nothing
+ * holds a slot, written now.
+ */
+static int pram_new_record(struct inode *inode, u32 *ino)
+{
+	struct super_block *sb = inode->i_sb;
+
+	if (pram_tx_may_hold(sb))
+		return pram_hold_slot(sb, ino);
+	return pram_new_slot(sb, pram_fill_new, inode, true, ino);
 }
 
 /*
@@ -61,9 +71,9 @@ static int pram_init_xattrs(struct inode *inode, struct inode *dir,
 }
 
 /*
- * A new inode for @dir, written to NVRAM but in no list yet (its i_parent
- * is 0). On a later failure, clear_nlink() and discard_new_inode() give
- * its blocks and its number back.
+ * A new inode for @dir, its slot taken (pram_new_record()) but in no list
+ * yet (its i_parent is 0). On a later failure, clear_nlink() and
+ * discard_new_inode() give its blocks and its number back.
  */
 static struct inode *pram_new_inode(struct mnt_idmap *idmap, struct inode *dir,
 				    const struct qstr *name, umode_t mode,
@@ -89,7 +99,7 @@ static struct inode *pram_new_inode(struct mnt_idmap *idmap, struct inode *dir,
 	err = posix_acl_create(dir, &inode->i_mode, &default_acl, &acl);
 	if (err)
 		goto put_inode;
-	err = pram_new_slot(sb, pram_fill_new, inode, true, &ino);
+	err = pram_new_record(inode, &ino);
 	if (err)
 		goto release_acls;
 	inode->i_ino = ino;
@@ -119,7 +129,7 @@ put_inode:
 static int pram_instantiate(struct inode *dir, struct dentry *dentry,
 			    struct inode *inode)
 {
-	int err = pram_add_entry(dir, inode->i_ino, &dentry->d_name);
+	int err = pram_add_entry(dir, inode->i_ino, &dentry->d_name, inode);
 
 	if (err) {
 		clear_nlink(inode);
@@ -376,7 +386,7 @@ static int pram_link(struct dentry *old_dentry, struct inode *dir,
 		goto end_tx;
 	inc_nlink(inode);
 	pram_update_inode(inode);
-	err = pram_add_entry(dir, entry, &dentry->d_name);
+	err = pram_add_entry(dir, entry, &dentry->d_name, NULL);
 	if (err) {
 		drop_nlink(inode);
 		pram_update_inode(inode);

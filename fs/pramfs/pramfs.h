@@ -88,6 +88,7 @@ struct pram_tx {
 	u32			gen;		/* j_gen: the open transaction */
 	u32			next;		/* its next free line */
 	void			*window;	/* the journal, mapped writable */
+	u32			held;		/* a slot taken, not written yet */
 	unsigned int		nlogged;
 	struct {
 		u64	off;
@@ -222,6 +223,7 @@ void pram_tx_begin(struct super_block *sb);
 void pram_tx_begin_parts(struct super_block *sb);
 void pram_tx_checkpoint(struct super_block *sb);
 void pram_tx_end(struct super_block *sb);
+bool pram_tx_may_hold(struct super_block *sb);
 bool pram_tx_active(struct super_block *sb);
 bool pram_tx_room(struct super_block *sb, const void *addr, size_t len);
 void pram_tx_log(struct super_block *sb, const void *addr, size_t len);
@@ -243,6 +245,7 @@ int pram_new_slot(struct super_block *sb, pram_slot_fill_fn fill, void *arg,
 int pram_new_ino(struct super_block *sb, umode_t mode, u32 *ino);
 void pram_free_ino(struct super_block *sb, u32 ino);
 void pram_release_ino(struct super_block *sb, u32 ino);
+int pram_hold_slot(struct super_block *sb, u32 *ino);
 int pram_reserved_init(struct super_block *sb);
 void pram_reserved_free(struct pram_sb_info *sbi);
 void pram_load_counts(struct super_block *sb);
@@ -338,7 +341,8 @@ void pram_dir_remove(struct inode *dir, u32 ino,
 		     const struct pram_list_pos *pos, struct inode *inode);
 void pram_dir_rename(struct inode *dir, u32 ino, const struct qstr *name,
 		     struct pram_name_slots *ns, struct inode *inode);
-int pram_add_entry(struct inode *dir, u32 ino, const struct qstr *name);
+int pram_add_entry(struct inode *dir, u32 ino, const struct qstr *name,
+		   struct inode *inode);
 int pram_dir_empty(struct inode *dir);
 
 /* xattr.c */

@@ -148,6 +148,7 @@ void pram_tx_end(struct super_block *sb)
 		return;
 	pram_tx_commit(sb);
 	pram_release_freed(sb);
+	WRITE_ONCE(tx->held, 0);
 	tx->in_parts = false;
 	tx->owner = NULL;
 	memalloc_nofs_restore(tx->nofs);
@@ -163,6 +164,18 @@ bool pram_tx_active(struct super_block *sb)
 	struct pram_tx *tx = &PRAM_SB(sb)->tx;
 
 	return tx->enabled && tx->owner == current;
+}
+
+/**
+ * pram_tx_may_hold() - may the current task hold a slot (pram_hold_slot())?
+ * @sb: the superblock
+ *
+ * Only in a transaction that logs, which excludes every other task's
+ * work, and one slot per transaction.
+ */
+bool pram_tx_may_hold(struct super_block *sb)
+{
+	return pram_tx_active(sb) && !READ_ONCE(PRAM_SB(sb)->tx.held);
 }
 
 /*

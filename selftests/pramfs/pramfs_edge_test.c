@@ -200,6 +200,34 @@ TEST_F(edge, full_inode_table_mounts_again)
 	EXPECT_EQ(n + 2, count_entries(MNT));
 }
 
+/*
+ * One slot left: a create with a long name needs two (the inode's, held
+ * until it is linked, and a name record's), so it fails, and the slot
+ * is still there for a short name.
+ */
+TEST_F(edge, a_long_name_never_takes_the_new_inodes_slot)
+{
+	char name[201];
+	int n;
+
+	ASSERT_EQ(0, format(&self->nv, variant->bs, 14));
+	n = fill_inodes("f", 0);
+	ASSERT_LT(1, n);
+	ASSERT_EQ(0, unlink_range("f", n / 2, n / 2 + 1));
+	memset(name, 'l', sizeof(name) - 1);
+	name[sizeof(name) - 1] = 0;
+	EXPECT_EQ(-1, open(at(name), O_CREAT | O_EXCL | O_WRONLY, 0644));
+	EXPECT_EQ(ENOSPC, errno);
+	EXPECT_EQ(1, fs_counts(MNT).ffree);
+	EXPECT_EQ(1, fill_inodes("g", 0));
+	ASSERT_EQ(0, umount(MNT));
+	EXPECT_EQ(0, fsck_exit(&self->nv, "/tmp/pramfs-fsck.out")) {
+		system("head -n 12 /tmp/pramfs-fsck.out >&2");
+	}
+	ASSERT_EQ(0, mount_again(&self->nv));
+	EXPECT_EQ(n + 2, count_entries(MNT));
+}
+
 TEST_F(edge, every_block_used_mounts_again)
 {
 	struct counts fresh;
