@@ -3,8 +3,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # The profiled workload, in the bench guest (qemu/prof/run boots it):
 #   sh /bench/prof.sh WORKLOAD N
-# PRAMFS (4 KiB blocks, protection on; PROF_OPTS adds mount options) is
-# made at /mnt/b, then sync(2) starts the count (tbprof's reset) and
+# PRAMFS (4 KiB blocks, protection on; PROF_OPTS adds mount options), or
+# with PROF_FS=ext4-dax ext4 with DAX on the legacy pmem region, is made
+# at /mnt/b, then sync(2) starts the count (tbprof's reset) and
 # sethostname(2) ends it (stop): only WORKLOAD's N operations are counted.
 # pramfs.ko's symbols go to /host/kallsyms for the report.
 set -u
@@ -18,8 +19,20 @@ for ns in /sys/bus/nd/devices/namespace*; do
 	echo "${ns##*/}" >"$ns/driver/unbind"
 done
 grep '\[pramfs\]' /proc/kallsyms >/host/kallsyms
-mount -t pramfs -o "physaddr=$PRAM_PHYS,init=${PROF_MB}M,bs=4096${PROF_OPTS:-}" none $M ||
-	exit 1
+case ${PROF_FS:-pramfs} in
+pramfs)
+	mount -t pramfs -o "physaddr=$PRAM_PHYS,init=${PROF_MB}M,bs=4096${PROF_OPTS:-}" none $M ;;
+ext4-dax)
+	# The legacy pmem region (memmap=), as the benchmark's ext4-DAX.
+	for PMEM in /sys/block/pmem*; do
+		PMEM=/dev/${PMEM##*/}
+		break
+	done
+	/usr/bin/mke2fs -q -F -t ext4 -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 \
+		"$PMEM" "${PROF_MB}M" && mount -t ext4 -o dax "$PMEM" $M ;;
+*)
+	false ;;
+esac || exit 1
 n=$2
 fio_job() {
 	fio --name=p --directory=$M --rw="$1" --bs="$2" --size="$3" --numjobs=1 \
