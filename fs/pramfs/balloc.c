@@ -331,15 +331,23 @@ static bool pram_held_free(struct super_block *sb)
 
 /*
  * Count the free inodes again, under s_lock: the count was wrong. A slot
- * the open transaction holds is taken, though it looks free.
+ * the open transaction holds is taken, though it looks free; if it is
+ * written meanwhile (by that transaction's task: an eviction counts
+ * without the transaction lock), the count is taken again.
  */
 static void pram_recount_inodes(struct super_block *sb)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
+	const void *itable = pram_get_inode(sb, PRAM_ROOT_INO);
 	u32 was = sbi->free_inodes;
+	bool held_free;
 
-	sbi->free_inodes = pram_itable_count_free(pram_get_inode(sb, PRAM_ROOT_INO),
-						  &sbi->geo) - pram_held_free(sb);
+	do {
+		held_free = pram_held_free(sb);
+		sbi->free_inodes = pram_itable_count_free(itable, &sbi->geo);
+		if (held_free)
+			sbi->free_inodes--;
+	} while (held_free != pram_held_free(sb));
 	pram_warn(sb, "free inode count was %u, the inode table has %u", was,
 		  sbi->free_inodes);
 }
@@ -377,6 +385,19 @@ static int pram_take_slot(struct super_block *sb, u32 *ino)
 	return 0;
 }
 
+/* Write slot @ino's record, taken under s_lock: zeroed, then @fill. */
+static void pram_fill_slot(struct super_block *sb, u32 ino,
+			   pram_slot_fill_fn fill, void *arg, bool logged)
+{
+	struct pram_inode *pi;
+
+	pi = logged ? pram_record_begin_named(sb, ino) :
+		     pram_record_begin_new(sb, ino);
+	memset(pi, 0, PRAM_INODE_SIZE);
+	fill(pi, ino, arg);
+	pram_record_end(sb, pi);
+}
+
 /**
  * pram_new_slot() - take a free slot of the inode table, its record made
  * @sb: the superblock
@@ -395,20 +416,13 @@ int pram_new_slot(struct super_block *sb, pram_slot_fill_fn fill, void *arg,
 		  bool logged, u32 *ino)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
-	struct pram_inode *pi;
 	int err;
 
 	pram_tx_begin(sb);
 	mutex_lock(&sbi->s_lock);
 	err = pram_take_slot(sb, ino);
-	if (err)
-		goto unlock;
-	pi = logged ? pram_record_begin_named(sb, *ino) :
-		     pram_record_begin_new(sb, *ino);
-	memset(pi, 0, PRAM_INODE_SIZE);
-	fill(pi, *ino, arg);
-	pram_record_end(sb, pi);
-unlock:
+	if (!err)
+		pram_fill_slot(sb, *ino, fill, arg, logged);
 	mutex_unlock(&sbi->s_lock);
 	pram_tx_end(sb);
 	return err;
@@ -418,24 +432,31 @@ unlock:
  * pram_hold_slot() - take a free slot for a new inode, written later
  * @sb: the superblock, in a transaction that may hold one
  *	(pram_tx_may_hold())
+ * @fill: as for pram_new_slot(), if the slot must be written now
+ * @arg: for @fill
  * @ino: the slot's number
  *
  * Nothing is written: the transaction holds the slot until it ends, and
  * no other takes it meanwhile (transactions exclude each other). The
- * record's first store logs its zeros, as pram_new_slot()'s would, and
- * writes the whole record: a new inode's is written once, when it is
- * linked (pram_name_set()). One not written by then stays free.
+ * record's first store logs its zeros, as pram_new_slot()'s would; the
+ * new inode's is written once, when it is linked (pram_name_set()). A
+ * free slot that is not all zeros (a cut freeing it, not yet cleared by
+ * a mount, or corruption) is written now, zeroed first, as by
+ * pram_new_slot(): later stores change only their own fields.
  *
  * Return: 0, or -ENOSPC.
  */
-int pram_hold_slot(struct super_block *sb, u32 *ino)
+int pram_hold_slot(struct super_block *sb, pram_slot_fill_fn fill, void *arg,
+		   u32 *ino)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
 	int err;
 
 	mutex_lock(&sbi->s_lock);
 	err = pram_take_slot(sb, ino);
-	if (!err)
+	if (!err && memchr_inv(pram_get_inode(sb, *ino), 0, PRAM_INODE_SIZE))
+		pram_fill_slot(sb, *ino, fill, arg, true);
+	else if (!err)
 		WRITE_ONCE(sbi->tx.held, *ino);
 	mutex_unlock(&sbi->s_lock);
 	return err;

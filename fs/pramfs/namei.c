@@ -45,16 +45,16 @@ static void pram_fill_new(struct pram_inode *pi, u32 ino, void *arg)
 }
 
 /*
- * A slot for the new @inode: held, its record written once when it is
- * linked (pram_instantiate()), or without the journal, where nothing
- * holds a slot, written now.
+ * A slot for the new @inode: held, its record written when it is linked
+ * (pram_instantiate()), or, without the journal, where nothing holds a
+ * slot, written now.
  */
 static int pram_new_record(struct inode *inode, u32 *ino)
 {
 	struct super_block *sb = inode->i_sb;
 
 	if (pram_tx_may_hold(sb))
-		return pram_hold_slot(sb, ino);
+		return pram_hold_slot(sb, pram_fill_new, inode, ino);
 	return pram_new_slot(sb, pram_fill_new, inode, true, ino);
 }
 

@@ -245,7 +245,8 @@ int pram_new_slot(struct super_block *sb, pram_slot_fill_fn fill, void *arg,
 int pram_new_ino(struct super_block *sb, umode_t mode, u32 *ino);
 void pram_free_ino(struct super_block *sb, u32 ino);
 void pram_release_ino(struct super_block *sb, u32 ino);
-int pram_hold_slot(struct super_block *sb, u32 *ino);
+int pram_hold_slot(struct super_block *sb, pram_slot_fill_fn fill, void *arg,
+		   u32 *ino);
 int pram_reserved_init(struct super_block *sb);
 void pram_reserved_free(struct pram_sb_info *sbi);
 void pram_load_counts(struct super_block *sb);
