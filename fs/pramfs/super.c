@@ -481,6 +481,19 @@ static void pram_recover(struct super_block *sb, int undone, bool clean)
 			  truncated, names);
 }
 
+/*
+ * A read-only mount after an unclean stop, going read-write: finish what
+ * the cut left, as a read-write mount would have (the journal is empty:
+ * pram_reconfigure() refuses otherwise). The VFS makes the superblock
+ * writable only after pram_reconfigure(): the evictions need it so now.
+ */
+static void pram_recover_on_remount(struct super_block *sb)
+{
+	sb->s_flags &= ~SB_RDONLY;
+	pram_recover(sb, 0, false);
+	sb->s_flags |= SB_RDONLY;
+}
+
 static int pram_fill_super(struct super_block *sb, struct fs_context *fc)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
@@ -566,7 +579,12 @@ static int pram_reconfigure(struct fs_context *fc)
 		pram_set_acl_flag(sb, &sbi->opts);
 	}
 	if (to_rw) {
+		bool clean = le16_to_cpu(pram_super(sb)->s_state) &
+			     PRAM_STATE_CLEAN;
+
 		pram_tx_enable(sb, true);
+		if (!clean)
+			pram_recover_on_remount(sb);
 		pram_count_mount(sb);
 	}
 	if (to_ro) {

@@ -515,6 +515,34 @@ TEST_F(crafted, new_records_in_dirty_free_slots_start_from_zeros)
 	ASSERT_EQ(0, mount_again(&self->nv, 0, ""));
 }
 
+/*
+ * After an unclean stop, a read-only mount then remount,rw finishes what
+ * the cut left, as a read-write mount does: here a free slot that is not
+ * all zeros (a record's eviction cut after its mode went).
+ */
+TEST_F(crafted, remount_rw_after_an_unclean_stop_finishes_the_cut)
+{
+	uint32_t ino = 0, end;
+	uint8_t *img;
+
+	img = unmount_and_map(_metadata, &self->nv);
+	end = ROOT_INO + sb_get(img, SB_INODES, 4);
+	while (++ino < end && (ino <= ROOT_INO || inode_get(img, ino, I_MODE, 2)))
+		;
+	ASSERT_GT(end, ino);
+	inode_set(img, ino, I_LINKS, 2, 1);
+	inode_set(img, ino, I_SIZE, 8, 12345);
+	sb_set(img, SB_STATE, 2, sb_get(img, SB_STATE, 2) & ~STATE_CLEAN);
+	munmap(img, self->nv.size);
+	ASSERT_EQ(0, mount_again(&self->nv, MS_RDONLY, ""));
+	ASSERT_EQ(0, mount_again(&self->nv, MS_REMOUNT, ""));
+	ASSERT_EQ(0, umount(MNT));
+	EXPECT_EQ(0, fsck_exit(&self->nv, "/tmp/pramfs-fsck.out")) {
+		system("head -n 12 /tmp/pramfs-fsck.out >&2");
+	}
+	ASSERT_EQ(0, mount_again(&self->nv, 0, ""));
+}
+
 /* ---- link counts read from NVRAM never free what is linked ---- */
 
 TEST_F(crafted, zero_link_counts_free_nothing)
