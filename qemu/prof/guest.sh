@@ -24,10 +24,11 @@ pramfs)
 	mount -t pramfs -o "physaddr=$PRAM_PHYS,init=${PROF_MB}M,bs=4096${PROF_OPTS:-}" none $M ;;
 ext4-dax)
 	# The legacy pmem region (memmap=), as the benchmark's ext4-DAX.
-	for PMEM in /sys/block/pmem*; do
-		PMEM=/dev/${PMEM##*/}
-		break
+	PMEM=
+	for b in /sys/block/pmem*; do
+		[ -e "$b" ] && PMEM=/dev/${b##*/} && break
 	done
+	[ -n "$PMEM" ] || { echo "prof.sh: no pmem device for ext4-dax" >&2; exit 1; }
 	/usr/bin/mke2fs -q -F -t ext4 -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 \
 		"$PMEM" "${PROF_MB}M" && mount -t ext4 -o dax "$PMEM" $M ;;
 *)
