@@ -1078,7 +1078,9 @@ static u32 pram_next_entry(const __le32 *map, u32 n, u32 *i)
  * their stale entries: they are free, and a map block is zeroed when it
  * is taken again. Each column is read as the row names it, and the
  * reading stops at the file's block count: a small file's entries are
- * usually the first of their blocks. Return: false when the file has
+ * usually the first of their blocks (a record whose count is too low,
+ * which the checks at iget let by, leaves the blocks past it taken, for
+ * fsck.pramfs to give back). Return: false when the file has
  * more blocks than a step frees, or a map block out of range; the caller
  * then frees them piece by piece.
  */
