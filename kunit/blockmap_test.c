@@ -288,6 +288,68 @@ static void lookup_test(struct kunit *test)
 			c->block);
 }
 
+/*
+ * pram_map_run() over map_image(): file blocks 1-2 lie in blocks 6-7.
+ * With run_to_the_end(), file blocks 10-12 name blocks 14, 15 and 16
+ * (one past the image).
+ */
+struct run_case {
+	const char *name;
+	u32 row_block;
+	u64 fblock, max;
+	void (*mutate)(void *image);
+	long block;
+	u64 run;		/* when @block is not an error */
+};
+
+static void run_nothing(void *image) { }
+static void run_to_the_end(void *image)
+{
+	map_set(image, 4, 10, 14);
+	map_set(image, 4, 11, 15);
+	map_set(image, 4, 12, 16);
+}
+
+static const struct run_case run_cases[] = {
+	{ "two blocks together", MAP_ROW, 1, 10, run_nothing, 6, 2 },
+	{ "a run cut at max", MAP_ROW, 1, 1, run_nothing, 6, 1 },
+	{ "the last block of a run", MAP_ROW, 2, 10, run_nothing, 7, 1 },
+	{ "a hole up to a block", MAP_ROW, 0, 10, run_nothing, 0, 1 },
+	{ "holes up to a block", MAP_ROW, 3, 500, run_nothing, 0, 124 },
+	{ "a run ends with its column", MAP_ROW, 127, 10, run_nothing, 8, 1 },
+	{ "an absent column is one run of holes", MAP_ROW, 128, 500,
+	  run_nothing, 0, 128 },
+	{ "holes cut at max", MAP_ROW, 130, 5, run_nothing, 0, 5 },
+	{ "holes end before a bad entry", MAP_ROW, 257, 500, run_nothing,
+	  0, 63 },
+	{ "a run ends before a block outside the image", MAP_ROW, 10, 10,
+	  run_to_the_end, 14, 2 },
+	{ "a bad first entry", MAP_ROW, 320, 10, run_nothing, -EUCLEAN, 0 },
+	{ "a bad column", MAP_ROW, 640, 10, run_nothing, -EUCLEAN, 0 },
+	{ "no row block: all holes", 0, 1, 7, run_nothing, 0, 7 },
+	{ "past the largest file: all holes", MAP_ROW, MAP_ALL, 3,
+	  run_nothing, 0, 3 },
+};
+
+static void run_desc(const struct run_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(run, run_cases, run_desc);
+
+static void run_test(struct kunit *test)
+{
+	const struct run_case *c = test->param_value;
+	void *image = map_image(test);
+	u64 run = 0;
+
+	c->mutate(image);
+	KUNIT_EXPECT_EQ(test, pram_map_run(&map_geo, image, c->row_block,
+					   c->fblock, c->max, &run), c->block);
+	if (c->block >= 0)
+		KUNIT_EXPECT_EQ(test, run, c->run);
+}
+
 struct seek_case {
 	const char *name;
 	u32 row_block;
@@ -486,6 +548,7 @@ static void walk_test(struct kunit *test)
 
 static struct kunit_case pramfs_map_cases[] = {
 	KUNIT_CASE_PARAM(lookup_test, lookup_gen_params),
+	KUNIT_CASE_PARAM(run_test, run_gen_params),
 	KUNIT_CASE_PARAM(seek_test, seek_gen_params),
 	KUNIT_CASE_PARAM(check_test, check_gen_params),
 	KUNIT_CASE_PARAM(walk_test, walk_gen_params),

@@ -140,6 +140,55 @@ static long pram_map_entry(const struct pram_geometry *g, const void *base,
 }
 
 /**
+ * pram_map_run() - the data block holding file block @fblock, and the run
+ * of file blocks from it that lie together
+ * @g: the geometry
+ * @base: the filesystem image
+ * @row_block: the file's row block, 0 for none
+ * @fblock: block index within the file
+ * @max: the most file blocks the run may hold, at least 1
+ * @run: out, file blocks from @fblock (at most @max, within one column
+ *	 block) mapped to consecutive blocks from the one returned or, for
+ *	 a hole, holes; a bad entry ends a run before it
+ *
+ * Reading a run copies once where a block at a time copies per block.
+ *
+ * Return: the block number, 0 for a hole (past the largest file too), or
+ * -EUCLEAN for a map that names a block outside the data area.
+ */
+long pram_map_run(const struct pram_geometry *g, const void *base,
+		  u32 row_block, u64 fblock, u64 max, u64 *run)
+{
+	u32 row, col, i, n, v;
+	const __le32 *map;
+	long column, block;
+
+	*run = max;
+	if (!row_block || pram_map_index(g->blocksize_bits, fblock, &row, &col))
+		return 0;
+	if (!pram_block_valid(g, row_block))
+		return -EUCLEAN;
+	n = min_t(u64, max, pram_map_entries(g->blocksize_bits) - col);
+	*run = n;
+	column = pram_map_entry(g, base, row_block, row);
+	if (column <= 0)
+		return column;
+	block = pram_map_entry(g, base, column, col);
+	if (block < 0)
+		return block;
+	map = base + pram_block_offset(g, column);
+	for (i = 1; i < n; i++) {
+		v = le32_to_cpu(map[col + i]);
+		if (v != (block ? block + i : 0) ||
+		    (v && !pram_block_valid(g, v)))
+			break;
+	}
+	*run = i;
+	return block;
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_map_run);
+
+/**
  * pram_map_lookup() - the data block holding file block @fblock
  * @g: the geometry
  * @base: the filesystem image
@@ -152,17 +201,9 @@ static long pram_map_entry(const struct pram_geometry *g, const void *base,
 long pram_map_lookup(const struct pram_geometry *g, const void *base,
 		     u32 row_block, u64 fblock)
 {
-	u32 row, col;
-	long column;
+	u64 run;
 
-	if (!row_block || pram_map_index(g->blocksize_bits, fblock, &row, &col))
-		return 0;
-	if (!pram_block_valid(g, row_block))
-		return -EUCLEAN;
-	column = pram_map_entry(g, base, row_block, row);
-	if (column <= 0)
-		return column;
-	return pram_map_entry(g, base, column, col);
+	return pram_map_run(g, base, row_block, fblock, 1, &run);
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_map_lookup);
 

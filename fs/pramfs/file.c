@@ -764,26 +764,36 @@ unlock_inode:
 	return ret;
 }
 
-/* Return: bytes read, or a negative errno if none were. */
+/*
+ * Return: bytes read, or a negative errno if none were. Each pass copies
+ * a run of blocks that lie together (or zeroes a run of holes).
+ */
 static ssize_t pram_read_blocks(struct inode *inode, loff_t pos,
 				struct iov_iter *to)
 {
 	struct super_block *sb = inode->i_sb;
+	struct pram_sb_info *sbi = PRAM_SB(sb);
 	loff_t size = i_size_read(inode);
-	u32 bs = sb->s_blocksize, row = pram_row_block(inode);
+	u32 bits = sb->s_blocksize_bits, row = pram_row_block(inode);
+	u32 off;
 	ssize_t read = 0;
 	size_t len, done;
+	u64 run;
 	long block;
 
 	while (pos < size && iov_iter_count(to)) {
-		len = min_t(size_t, iov_iter_count(to), bs - (pos & (bs - 1)));
-		len = min_t(loff_t, len, size - pos);
-		block = pram_map_block(inode, row, pos >> sb->s_blocksize_bits);
-		if (block < 0)
+		off = pos & (sb->s_blocksize - 1);
+		len = min_t(loff_t, iov_iter_count(to), size - pos);
+		block = pram_map_run(&sbi->geo, sbi->virt_addr, row, pos >> bits,
+				     pram_blocks_for_size(bits, off + len), &run);
+		if (block < 0) {
+			block = pram_map_corrupt(inode);
 			return read ?: block;
+		}
+		len = min_t(u64, len, (run << bits) - off);
 		if (block)
-			done = _copy_mc_to_iter(pram_block_addr(sb, block) +
-						(pos & (bs - 1)), len, to);
+			done = _copy_mc_to_iter(pram_block_addr(sb, block) + off,
+						len, to);
 		else
 			done = iov_iter_zero(len, to);
 		pos += done;

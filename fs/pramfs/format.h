@@ -199,6 +199,8 @@ u64 pram_blocks_for_size(u32 bits, u64 size);
 u32 pram_page_blocks(u32 bits);
 bool pram_fault_window(pgoff_t pgoff, pgoff_t *first, pgoff_t *last);
 
+long pram_map_run(const struct pram_geometry *g, const void *base,
+		  u32 row_block, u64 fblock, u64 max, u64 *run);
 long pram_map_lookup(const struct pram_geometry *g, const void *base,
 		     u32 row_block, u64 fblock);
 s64 pram_map_seek(const struct pram_geometry *g, const void *base,
