@@ -11,6 +11,7 @@
 #ifndef _PRAMFS_FORMAT_H
 #define _PRAMFS_FORMAT_H
 
+#include <linux/minmax.h>
 #include <linux/string.h>
 #include <linux/types.h>
 #include <linux/time64.h>
@@ -57,8 +58,25 @@ int pram_inode_check(const struct pram_inode *pi, u32 ino,
 int pram_name_check(const struct pram_inode *pi, const struct pram_geometry *g,
 		    u32 ino, const char **why);
 bool pram_inode_deleted(const struct pram_inode *pi);
-__le64 pram_time_pack(struct timespec64 ts);
 struct timespec64 pram_time_unpack(__le64 t);
+
+/**
+ * pram_time_pack() - encode a timestamp for the media
+ * @ts: the time; clamped to PRAM_TIME_MIN..PRAM_TIME_MAX seconds
+ *
+ * Inline: a create packs eight.
+ */
+static inline __le64 pram_time_pack(struct timespec64 ts)
+{
+	s64 sec = clamp_t(s64, ts.tv_sec, PRAM_TIME_MIN, PRAM_TIME_MAX);
+	u64 nsec = ts.tv_nsec;
+
+	if (sec != ts.tv_sec)
+		nsec = sec < ts.tv_sec ? NSEC_PER_SEC - 1 : 0;
+	else if (ts.tv_nsec < 0 || ts.tv_nsec >= NSEC_PER_SEC)
+		nsec = 0;
+	return cpu_to_le64(((u64)sec << PRAM_TIME_NSEC_BITS) | nsec);
+}
 
 /* xblock.c */
 u32 pram_xblock_csum(const void *blk);

@@ -10,20 +10,6 @@
 
 static struct kmem_cache *pram_inode_cachep;
 
-/**
- * pram_get_inode() - the on-media inode @ino, or NULL if out of range
- * @sb: the superblock
- * @ino: an inode number, possibly read from NVRAM
- */
-struct pram_inode *pram_get_inode(struct super_block *sb, u32 ino)
-{
-	struct pram_sb_info *sbi = PRAM_SB(sb);
-
-	if (!pram_ino_valid(&sbi->geo, ino))
-		return NULL;
-	return sbi->virt_addr + pram_ino_offset(ino);
-}
-
 static struct mutex *pram_record_mutex(struct super_block *sb, u32 ino)
 {
 	return &PRAM_SB(sb)->record_lock[ino % PRAM_RECORD_LOCKS];

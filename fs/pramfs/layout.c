@@ -493,23 +493,6 @@ bool pram_inode_deleted(const struct pram_inode *pi)
 EXPORT_SYMBOL_IF_KUNIT(pram_inode_deleted);
 
 /**
- * pram_time_pack() - encode a timestamp for the media
- * @ts: the time; clamped to PRAM_TIME_MIN..PRAM_TIME_MAX seconds
- */
-__le64 pram_time_pack(struct timespec64 ts)
-{
-	s64 sec = clamp_t(s64, ts.tv_sec, PRAM_TIME_MIN, PRAM_TIME_MAX);
-	u64 nsec = ts.tv_nsec;
-
-	if (sec != ts.tv_sec)
-		nsec = sec < ts.tv_sec ? NSEC_PER_SEC - 1 : 0;
-	else if (ts.tv_nsec < 0 || ts.tv_nsec >= NSEC_PER_SEC)
-		nsec = 0;
-	return cpu_to_le64(((u64)sec << PRAM_TIME_NSEC_BITS) | nsec);
-}
-EXPORT_SYMBOL_IF_KUNIT(pram_time_pack);
-
-/**
  * pram_time_unpack() - decode a timestamp from the media
  * @t: the stored value; a nanosecond field past 999999999 reads as 0
  */

@@ -300,7 +300,7 @@ static void *pram_wp_slot_addr(struct pram_wp_pool *pool, unsigned int slot)
 }
 
 /* Does chunk @c of @pool hold @waddr? */
-static bool pram_wp_in_chunk(struct pram_wp_pool *pool, unsigned int c,
+static inline bool pram_wp_in_chunk(struct pram_wp_pool *pool, unsigned int c,
 			     void *waddr)
 {
 	return waddr >= pool->area[c] &&
@@ -311,7 +311,8 @@ static bool pram_wp_in_chunk(struct pram_wp_pool *pool, unsigned int c,
  * The slot of @waddr, an address inside a window of @pool: most often in
  * the chunk of the last window taken.
  */
-static unsigned int pram_wp_slot_of(struct pram_wp_pool *pool, void *waddr)
+static inline unsigned int pram_wp_slot_of(struct pram_wp_pool *pool,
+					   void *waddr)
 {
 	unsigned int c = (READ_ONCE(pool->next) - 1) / PRAM_WP_STRIDE;
 

@@ -268,11 +268,25 @@ int pram_file_mmap(struct file *file, struct vm_area_struct *vma);
 void pram_mmap_written(struct inode *inode, loff_t pos, size_t len,
 		       bool new_blocks);
 
+/**
+ * pram_get_inode() - the on-media inode @ino, or NULL if out of range
+ * @sb: the superblock
+ * @ino: an inode number, possibly read from NVRAM
+ */
+static inline struct pram_inode *pram_get_inode(struct super_block *sb,
+						u32 ino)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+
+	if (!pram_ino_valid(&sbi->geo, ino))
+		return NULL;
+	return sbi->virt_addr + pram_ino_offset(ino);
+}
+
 /* inode.c */
 struct inode *pram_iget(struct super_block *sb, u32 ino);
 unsigned int pram_finish_orphans(struct super_block *sb,
 				 unsigned int *truncated, unsigned int *names);
-struct pram_inode *pram_get_inode(struct super_block *sb, u32 ino);
 void pram_evict_inode(struct inode *inode);
 int pram_inode_cache_init(void);
 void pram_inode_cache_destroy(void);
