@@ -10,7 +10,8 @@
  * they are set again (the VFS's S_NOSEC shortcut must not keep them).
  * POSIX ACLs in their xattr form: enforced for a named user and through
  * the mask, inherited from a default ACL, kept in step with chmod, and
- * the acl and noacl mount options.
+ * the acl and noacl mount options; a create that cannot inherit for want
+ * of a block fails whole.
  *
  * Needs root, pramfs registered, PRAM_PHYS and PRAM_SIZE in the
  * environment (qemu/run sets them) and fsck.pramfs.
@@ -590,6 +591,42 @@ TEST_F(xattr, default_acls_are_inherited)
 	EXPECT_EQ(0770, st.st_mode & 0777);
 	ASSERT_EQ(0, put("d/sub/g", ""));
 	EXPECT_EQ(7, acl_perm("d/sub/g", ACL_ACCESS, USER));
+	expect_clean(_metadata, self);
+}
+
+/*
+ * A create that inherits a default ACL needs an attribute block: on a
+ * full filesystem it fails whole, with ENOSPC. The new inode's slot,
+ * which the transaction held and never wrote, goes back: the free inode
+ * count is as before, no name is left, and fsck is clean. With room
+ * again, the same create inherits.
+ */
+TEST_F(xattr, a_create_that_cannot_inherit_fails_whole)
+{
+	static const struct acl_entry dflt[] = {
+		{ USER_OBJ, 7, 0 }, { USER, 7, 1000 }, { GROUP_OBJ, 5, 0 },
+		{ MASK, 7, 0 }, { OTHER, 0, 0 },
+	};
+	struct counts full;
+
+	ASSERT_EQ(0, mkdir(at("d"), 0755));
+	ASSERT_EQ(0, set_acl("d", ACL_DEFAULT, dflt, ARRAY_SIZE(dflt)));
+	ASSERT_EQ(0, fill_every_block("filler"));
+	full = fs_counts(MNT);
+	EXPECT_EQ(-1, open(at("d/f"), O_CREAT | O_WRONLY, 0644));
+	EXPECT_EQ(ENOSPC, errno);
+	EXPECT_EQ(-1, mkdir(at("d/sub"), 0755));
+	EXPECT_EQ(ENOSPC, errno);
+	EXPECT_EQ(-1, access(at("d/f"), F_OK));
+	EXPECT_EQ(full.ffree, fs_counts(MNT).ffree);
+	/* Outside d a create needs no block, and takes one inode. */
+	ASSERT_EQ(0, put("plain", ""));
+	EXPECT_EQ(full.ffree - 1, fs_counts(MNT).ffree);
+	remount(_metadata, &self->nv);
+	EXPECT_EQ(full.ffree - 1, fs_counts(MNT).ffree);
+	ASSERT_EQ(0, unlink(at("filler")));
+	ASSERT_EQ(0, put("d/f", "x"));
+	EXPECT_EQ(7, acl_perm("d/f", ACL_ACCESS, USER));
 	expect_clean(_metadata, self);
 }
 
