@@ -290,8 +290,8 @@ static void lookup_test(struct kunit *test)
 
 /*
  * pram_map_run() over map_image(): file blocks 1-2 lie in blocks 6-7.
- * With run_to_the_end(), file blocks 10-12 name blocks 14, 15 and 16
- * (one past the image).
+ * With run_gap(), file block 3 names block 12; with run_to_the_end(),
+ * file blocks 10-12 name blocks 14, 15 and 16 (one past the image).
  */
 struct run_case {
 	const char *name;
@@ -303,6 +303,7 @@ struct run_case {
 };
 
 static void run_nothing(void *image) { }
+static void run_gap(void *image) { map_set(image, 4, 3, 12); }
 static void run_to_the_end(void *image)
 {
 	map_set(image, 4, 10, 14);
@@ -326,9 +327,16 @@ static const struct run_case run_cases[] = {
 	  run_to_the_end, 14, 2 },
 	{ "a bad first entry", MAP_ROW, 320, 10, run_nothing, -EUCLEAN, 0 },
 	{ "a bad column", MAP_ROW, 640, 10, run_nothing, -EUCLEAN, 0 },
-	{ "no row block: all holes", 0, 1, 7, run_nothing, 0, 7 },
-	{ "past the largest file: all holes", MAP_ROW, MAP_ALL, 3,
-	  run_nothing, 0, 3 },
+	{ "a run ends before a block not next", MAP_ROW, 1, 10, run_gap, 6, 2 },
+	{ "holes end with a present column", MAP_ROW, 321, 500, run_nothing,
+	  0, 63 },
+	{ "no row block: holes", 0, 1, 7, run_nothing, 0, 7 },
+	{ "no row block: holes end with a column's span", 0, 120, 50,
+	  run_nothing, 0, 8 },
+	{ "past the largest file: holes", MAP_ROW, MAP_ALL, 3, run_nothing,
+	  0, 3 },
+	{ "past the largest file: a column's span at most", MAP_ROW, MAP_ALL,
+	  500, run_nothing, 0, 128 },
 };
 
 static void run_desc(const struct run_case *c, char *desc)

@@ -147,9 +147,10 @@ static long pram_map_entry(const struct pram_geometry *g, const void *base,
  * @row_block: the file's row block, 0 for none
  * @fblock: block index within the file
  * @max: the most file blocks the run may hold, at least 1
- * @run: out, file blocks from @fblock (at most @max, within one column
- *	 block) mapped to consecutive blocks from the one returned or, for
- *	 a hole, holes; a bad entry ends a run before it
+ * @run: out, file blocks from @fblock (at most @max, within the span of
+ *	 one column block, absent or not) mapped to consecutive blocks from
+ *	 the one returned or, for a hole, holes; a bad entry ends a run
+ *	 before it
  *
  * Reading a run copies once where a block at a time copies per block.
  *
@@ -159,17 +160,17 @@ static long pram_map_entry(const struct pram_geometry *g, const void *base,
 long pram_map_run(const struct pram_geometry *g, const void *base,
 		  u32 row_block, u64 fblock, u64 max, u64 *run)
 {
-	u32 row, col, i, n, v;
+	u32 entries = pram_map_entries(g->blocksize_bits), row, col, i, n, v;
 	const __le32 *map;
 	long column, block;
 
-	*run = max;
+	/* Holes too end with their column: a caller copies a run at once. */
+	n = min_t(u64, max, entries - (fblock & (entries - 1)));
+	*run = n;
 	if (!row_block || pram_map_index(g->blocksize_bits, fblock, &row, &col))
 		return 0;
 	if (!pram_block_valid(g, row_block))
 		return -EUCLEAN;
-	n = min_t(u64, max, pram_map_entries(g->blocksize_bits) - col);
-	*run = n;
 	column = pram_map_entry(g, base, row_block, row);
 	if (column <= 0)
 		return column;

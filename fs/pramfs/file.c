@@ -778,22 +778,23 @@ static ssize_t pram_read_blocks(struct inode *inode, loff_t pos,
 	u32 off;
 	ssize_t read = 0;
 	size_t len, done;
-	u64 run;
+	u64 run, want;
 	long block;
 
 	while (pos < size && iov_iter_count(to)) {
 		off = pos & (sb->s_blocksize - 1);
 		len = min_t(loff_t, iov_iter_count(to), size - pos);
-		block = pram_map_run(&sbi->geo, sbi->virt_addr, row, pos >> bits,
-				     pram_blocks_for_size(bits, off + len), &run);
+		want = pram_blocks_for_size(bits, off + len);
+		block = pram_map_run(&sbi->geo, sbi->virt_addr, row,
+				     pos >> bits, want, &run);
 		if (block < 0) {
 			block = pram_map_corrupt(inode);
 			return read ?: block;
 		}
 		len = min_t(u64, len, (run << bits) - off);
 		if (block)
-			done = _copy_mc_to_iter(pram_block_addr(sb, block) + off,
-						len, to);
+			done = _copy_mc_to_iter(pram_block_addr(sb, block) +
+						off, len, to);
 		else
 			done = iov_iter_zero(len, to);
 		pos += done;

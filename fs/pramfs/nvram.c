@@ -300,8 +300,8 @@ static void *pram_wp_slot_addr(struct pram_wp_pool *pool, unsigned int slot)
 }
 
 /* Does chunk @c of @pool hold @waddr? */
-static inline bool pram_wp_in_chunk(struct pram_wp_pool *pool, unsigned int c,
-			     void *waddr)
+static inline bool pram_wp_in_chunk(struct pram_wp_pool *pool,
+				    unsigned int c, void *waddr)
 {
 	return waddr >= pool->area[c] &&
 	       waddr < pool->area[c] + pool->chunk_pages * PAGE_SIZE;

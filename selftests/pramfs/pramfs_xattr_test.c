@@ -608,16 +608,23 @@ TEST_F(xattr, a_create_that_cannot_inherit_fails_whole)
 		{ MASK, 7, 0 }, { OTHER, 0, 0 },
 	};
 	struct counts full;
+	int fd;
 
 	ASSERT_EQ(0, mkdir(at("d"), 0755));
 	ASSERT_EQ(0, set_acl("d", ACL_DEFAULT, dflt, ARRAY_SIZE(dflt)));
 	ASSERT_EQ(0, fill_every_block("filler"));
 	full = fs_counts(MNT);
-	EXPECT_EQ(-1, open(at("d/f"), O_CREAT | O_WRONLY, 0644));
+	fd = open(at("d/f"), O_CREAT | O_WRONLY, 0644);
+	EXPECT_EQ(-1, fd);
 	EXPECT_EQ(ENOSPC, errno);
+	if (fd >= 0)
+		close(fd);
 	EXPECT_EQ(-1, mkdir(at("d/sub"), 0755));
 	EXPECT_EQ(ENOSPC, errno);
 	EXPECT_EQ(-1, access(at("d/f"), F_OK));
+	EXPECT_EQ(ENOENT, errno);
+	EXPECT_EQ(-1, access(at("d/sub"), F_OK));
+	EXPECT_EQ(ENOENT, errno);
 	EXPECT_EQ(full.ffree, fs_counts(MNT).ffree);
 	/* Outside d a create needs no block, and takes one inode. */
 	ASSERT_EQ(0, put("plain", ""));
