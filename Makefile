@@ -78,8 +78,8 @@ bench: tree
 	@qemu/bench/run
 
 # An instruction profile of one workload in the bench guest (qemu/prof/run):
-# WORKLOAD is create, unlink, meta, meta4k, randwrite, randread, write or
-# read, N operations (a default for each); build/prof/WORKLOAD.txt.
+# WORKLOAD is create, unlink, meta, meta4k, randwrite, randread, write,
+# read or mount, N operations (a default for each); build/prof/WORKLOAD.txt.
 # PROF_FS=ext4-dax profiles ext4 with DAX instead.
 WORKLOAD ?= create
 N ?=

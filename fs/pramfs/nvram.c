@@ -181,28 +181,47 @@ static int pram_wp_main(struct pram_sb_info *sbi)
 	return 0;
 }
 
+/*
+ * The 4 KiB PTE of the page at @va, the one after @prev's page: the PTEs
+ * of one page table are consecutive, so only the first page and a page
+ * that starts a new table (a PMD's span) need a walk.
+ */
+static pte_t *pram_wp_next_pte(unsigned long va, pte_t *prev)
+{
+	unsigned int level;
+	pte_t *pte;
+
+	if (prev && !IS_ALIGNED(va, PMD_SIZE))
+		return prev + 1;
+	pte = lookup_address(va, &level);
+	return pte && level == PG_LEVEL_4K ? pte : NULL;
+}
+
 /* Map chunk @c of @pool over the filesystem's first pages, PTEs cleared. */
 static int pram_wp_chunk_init(struct pram_sb_info *sbi,
 			      struct pram_wp_pool *pool, unsigned int c)
 {
-	unsigned int level, k, slot;
+	unsigned long va;
+	unsigned int k, slot;
+	pte_t *pte = NULL;
 
 	/* Under 2 MiB, the chunk is mapped with 4 KiB PTEs. */
 	pool->area[c] = memremap(sbi->phys_addr,
 				 pool->chunk_pages * PAGE_SIZE, MEMREMAP_WB);
 	if (!pool->area[c])
 		return -ENOMEM;
+	va = (unsigned long)pool->area[c];
 	for (k = 0; k < PRAM_WP_STRIDE; k++) {
 		slot = c * PRAM_WP_STRIDE + k;
 		if (k >= pool->chunk_pages) {
 			__set_bit(slot, pool->busy);
 			continue;
 		}
-		pool->pte[slot] = lookup_address((unsigned long)pool->area[c] +
-						 k * PAGE_SIZE, &level);
-		if (!pool->pte[slot] || level != PG_LEVEL_4K)
+		pte = pram_wp_next_pte(va + k * PAGE_SIZE, pte);
+		if (!pte)
 			return -EFAULT;
-		set_pte(pool->pte[slot], __pte(0));
+		pool->pte[slot] = pte;
+		set_pte(pte, __pte(0));
 	}
 	return 0;
 }

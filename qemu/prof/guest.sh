@@ -40,6 +40,15 @@ fio_job() {
 		--ioengine=psync --direct=1 --fallocate=none --unlink=0 --minimal \
 		--filename=f >/dev/null
 }
+# pram_mounts N: mount the filesystem N times, and unmount it but the last.
+pram_mounts() {
+	i=0
+	while [ $i -lt "$1" ]; do
+		[ $i -eq 0 ] || umount $M || return
+		mount -t pramfs -o "physaddr=$PRAM_PHYS${PROF_OPTS:-}" none $M || return
+		i=$((i + 1))
+	done
+}
 # Only a workload that ran through reaches the stop mark.
 case $1 in
 create)
@@ -51,6 +60,8 @@ meta)
 	sync && pramfs_bench meta $M/meta "$n" 0 ;;
 meta4k)
 	sync && pramfs_bench meta $M/meta "$n" 4096 ;;
+mount)
+	umount $M && sync && pram_mounts "$n" ;;
 randwrite)
 	sync && fio_job randwrite 4k $((n * 4))k ;;
 write)
