@@ -13,7 +13,6 @@
 #include <linux/libnvdimm.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
-#include <linux/sched/mm.h>
 #include <linux/percpu.h>
 #include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
@@ -141,9 +140,8 @@ void pram_unmap(struct super_block *sb)
  * Write protection, x86_64. The kernel's mapping of the NVRAM (memremap,
  * often with 2 MiB or 1 GiB pages) is made read-only once, at mount, and
  * stays so. PRAMFS writes through alias windows: each CPU has a pool of
- * up to about 4,000 virtual pages (slots), mappings with 4 KiB PTEs of
- * their own, 511 mapped at mount and 511 more each time they run out
- * until all are. A window takes one or more consecutive slots of the CPU it runs
+ * about 4,000 virtual pages (slots), mappings with 4 KiB PTEs of their
+ * own. A window takes one or more consecutive slots of the CPU it runs
  * on, pins the task there (migrate_disable()) and points the slots' PTEs
  * at the pages to write, writable; closing it clears the PTEs.
  *
@@ -199,15 +197,12 @@ static pte_t *pram_wp_next_pte(unsigned long va, pte_t *prev)
 	return pte && level == PG_LEVEL_4K ? pte : NULL;
 }
 
-/*
- * Map chunk @c of @pool over the filesystem's first pages, PTEs cleared.
- * Its slots stay busy: the caller frees them.
- */
+/* Map chunk @c of @pool over the filesystem's first pages, PTEs cleared. */
 static int pram_wp_chunk_init(struct pram_sb_info *sbi,
 			      struct pram_wp_pool *pool, unsigned int c)
 {
 	unsigned long va;
-	unsigned int k;
+	unsigned int k, slot;
 	pte_t *pte = NULL;
 
 	/* Under 2 MiB, the chunk is mapped with 4 KiB PTEs. */
@@ -216,25 +211,26 @@ static int pram_wp_chunk_init(struct pram_sb_info *sbi,
 	if (!pool->area[c])
 		return -ENOMEM;
 	va = (unsigned long)pool->area[c];
-	for (k = 0; k < pool->chunk_pages; k++) {
+	for (k = 0; k < PRAM_WP_STRIDE; k++) {
+		slot = c * PRAM_WP_STRIDE + k;
+		if (k >= pool->chunk_pages) {
+			__set_bit(slot, pool->busy);
+			continue;
+		}
 		pte = pram_wp_next_pte(va + k * PAGE_SIZE, pte);
 		if (!pte)
 			return -EFAULT;
-		pool->pte[c * PRAM_WP_STRIDE + k] = pte;
+		pool->pte[slot] = pte;
 		set_pte(pte, __pte(0));
 	}
 	return 0;
 }
 
-/*
- * A pool with its first chunk: the others are mapped by pram_wp_grow()
- * when windows need them, so a mount maps one chunk per CPU, not eight.
- */
 static int pram_wp_pool_init(struct pram_sb_info *sbi, struct pram_wp_pool *pool)
 {
+	unsigned int c;
 	int err;
 
-	mutex_init(&pool->grow_lock);
 	pool->pte = kvcalloc(PRAM_WP_SLOTS, sizeof(*pool->pte), GFP_KERNEL);
 	pool->target = kvcalloc(PRAM_WP_SLOTS, sizeof(*pool->target),
 				GFP_KERNEL);
@@ -245,57 +241,14 @@ static int pram_wp_pool_init(struct pram_sb_info *sbi, struct pram_wp_pool *pool
 	/* Each chunk maps the filesystem's own first pages until a window. */
 	pool->chunk_pages = min_t(u64, PRAM_WP_CHUNK_PAGES,
 				  sbi->map_size >> PAGE_SHIFT);
-	bitmap_fill(pool->busy, PRAM_WP_SLOTS);
-	err = pram_wp_chunk_init(sbi, pool, 0);
-	if (err)
-		return err;
-	bitmap_clear(pool->busy, 0, pool->chunk_pages);
-	pool->chunks = 1;
-	pool->full = pool->chunks == PRAM_WP_CHUNKS;
+	for (c = 0; c < PRAM_WP_CHUNKS; c++) {
+		err = pram_wp_chunk_init(sbi, pool, c);
+		if (err)
+			return err;
+	}
 	/* The guards are stale for good: never free. */
 	bitmap_copy(pool->stale, pool->busy, PRAM_WP_SLOTS);
 	return 0;
-}
-
-/*
- * Map the next chunk of @pool, this CPU's, sleeping: called when its
- * fresh slots have run out, instead of the flush that would renew them.
- * Until their PTEs were cleared, the new slots mapped the filesystem's
- * first pages, which a TLB may hold: every CPU's is flushed, as at
- * mount, before they are free. A chunk that cannot be mapped ends the
- * growth: the pool works on with what it has. One task grows a pool at
- * a time; another goes on without waiting.
- */
-static void pram_wp_grow(struct pram_sb_info *sbi, struct pram_wp_pool *pool)
-{
-	unsigned int c, nofs;
-	int err;
-
-	if (!mutex_trylock(&pool->grow_lock))
-		return;
-	c = pool->chunks;
-	if (READ_ONCE(pool->full))
-		goto unlock;
-	/* A window may be opened under reclaim: reclaim must not recurse. */
-	nofs = memalloc_nofs_save();
-	err = pram_wp_chunk_init(sbi, pool, c);
-	memalloc_nofs_restore(nofs);
-	if (err) {
-		if (pool->area[c])
-			memunmap(pool->area[c]);
-		pool->area[c] = NULL;
-		WRITE_ONCE(pool->full, true);
-		goto unlock;
-	}
-	on_each_cpu(pram_flush_tlb_all, NULL, 1);
-	preempt_disable();
-	bitmap_clear(pool->busy, c * PRAM_WP_STRIDE, pool->chunk_pages);
-	bitmap_clear(pool->stale, c * PRAM_WP_STRIDE, pool->chunk_pages);
-	preempt_enable();
-	pool->chunks = c + 1;
-	WRITE_ONCE(pool->full, pool->chunks == PRAM_WP_CHUNKS);
-unlock:
-	mutex_unlock(&pool->grow_lock);
 }
 
 static void pram_wp_pool_free(struct pram_wp_pool *pool)
@@ -416,14 +369,10 @@ static void pram_wp_mark(struct pram_wp_pool *pool, unsigned int i,
 }
 
 /*
- * @n consecutive free slots of this CPU's pool that its TLB cannot hold.
- * When none is left, the TLB is flushed to renew the free ones, but
- * for a pool that may still grow, unless @may_flush: -EAGAIN, for the
- * caller to grow it first. -EBUSY if there are not @n free slots. Called
- * with preemption off.
+ * @n consecutive free slots of this CPU's pool that its TLB cannot hold,
+ * or -1 if there are not so many. Called with preemption off.
  */
-static int pram_wp_take_slots(struct pram_wp_pool *pool, unsigned int n,
-			      bool may_flush)
+static int pram_wp_take_slots(struct pram_wp_pool *pool, unsigned int n)
 {
 	unsigned long i = pool->next, bits = pram_wp_bits(i, n);
 
@@ -434,11 +383,9 @@ static int pram_wp_take_slots(struct pram_wp_pool *pool, unsigned int n,
 	i = bitmap_find_next_zero_area(pool->stale, PRAM_WP_SLOTS, pool->next,
 				       n, 0);
 	if (i >= PRAM_WP_SLOTS) {
-		if (!may_flush && !READ_ONCE(pool->full))
-			return -EAGAIN;
 		if (bitmap_find_next_zero_area(pool->busy, PRAM_WP_SLOTS, 0, n,
 					       0) >= PRAM_WP_SLOTS)
-			return -EBUSY;
+			return -1;
 		/* The free slots were used since the last flush. */
 		__flush_tlb_all();
 		bitmap_copy(pool->stale, pool->busy, PRAM_WP_SLOTS);
@@ -491,7 +438,6 @@ void *pram_wp_map(struct super_block *sb, void *addr, size_t len)
 	unsigned long pfn = PHYS_PFN(sbi->phys_addr + (target - sbi->virt_addr));
 	unsigned int n = DIV_ROUND_UP(offset_in_page(addr) + len, PAGE_SIZE), k;
 	struct pram_wp_pool *pool;
-	bool may_flush = false;
 	int i;
 
 	if (!sbi->wp.enabled)
@@ -502,16 +448,10 @@ void *pram_wp_map(struct super_block *sb, void *addr, size_t len)
 	for (;;) {
 		preempt_disable();
 		pool = this_cpu_ptr(sbi->wp.pools);
-		i = pram_wp_take_slots(pool, n, may_flush);
+		i = pram_wp_take_slots(pool, n);
 		preempt_enable();
 		if (i >= 0)
 			break;
-		if (i == -EAGAIN) {
-			/* Still on this CPU: its pool may take a chunk more. */
-			pram_wp_grow(sbi, pool);
-			may_flush = true;
-			continue;
-		}
 		/* The slots of this CPU are in use: wait for some. */
 		migrate_enable();
 		schedule_timeout_uninterruptible(1);

@@ -49,11 +49,9 @@ enum { PRAM_ERRORS_CONTINUE, PRAM_ERRORS_RO, PRAM_ERRORS_PANIC };
 
 /*
  * Write-window slots per CPU (nvram.c): PRAM_WP_CHUNKS mappings of up to
- * PRAM_WP_CHUNK_PAGES pages, each under 2 MiB for 4 KiB PTEs, the first
- * at mount, the others when the slots run out. Slot i is page
- * i % PRAM_WP_STRIDE of chunk i / PRAM_WP_STRIDE; the indices past a
- * chunk's pages are guards, always busy, so no window spans two, and a
- * chunk not mapped yet is all busy.
+ * PRAM_WP_CHUNK_PAGES pages, each under 2 MiB for 4 KiB PTEs. Slot i is
+ * page i % PRAM_WP_STRIDE of chunk i / PRAM_WP_STRIDE; the indices past
+ * a chunk's pages are guards, always busy, so no window spans two.
  */
 #define PRAM_WP_CHUNK_PAGES	511
 #define PRAM_WP_CHUNKS		8
@@ -64,9 +62,6 @@ enum { PRAM_ERRORS_CONTINUE, PRAM_ERRORS_RO, PRAM_ERRORS_PANIC };
 struct pram_wp_pool {
 	void		*area[PRAM_WP_CHUNKS];	/* the chunks */
 	unsigned int	chunk_pages;		/* fewer on a small filesystem */
-	unsigned int	chunks;			/* mapped so far */
-	bool		full;			/* no more to map */
-	struct mutex	grow_lock;		/* who maps the next one */
 	pte_t		**pte;			/* each slot's 4 KiB PTE */
 	void		**target;		/* the page each slot maps */
 	unsigned long	*busy;			/* slots in use, and the guards */
