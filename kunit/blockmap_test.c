@@ -4,7 +4,8 @@
  * block size, where a file block sits in the row/column map, and which
  * blocks a byte range or a file size covers, blocks per page and the
  * pages a read fault maps; and lookups and hole/data
- * searches over a small block map built in memory.
+ * searches over a small block map built in memory, and the same through
+ * a file's record, whose direct block may stand for the map.
  */
 #include <kunit/test.h>
 #include "format.h"
@@ -235,6 +236,26 @@ static void map_set(void *image, u32 block, u32 idx, u32 value)
 	map[idx] = cpu_to_le32(value);
 }
 
+/*
+ * A regular file's record, for the pram_file_*() helpers: its row block,
+ * or its direct block (file block 0; every other one a hole).
+ */
+#define FILE_DIRECT	10	/* a data block no map of map_image() names */
+#define FILE_LAST	15	/* the image's last block */
+#define FILE_META	1	/* bad: metadata */
+#define FILE_PAST	16	/* bad: one past the image */
+
+static struct pram_inode *file_record(struct kunit *test, u32 row, u32 direct)
+{
+	struct pram_inode *pi = kunit_kzalloc(test, sizeof(*pi), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, pi);
+	pi->i_mode = cpu_to_le16(S_IFREG | 0644);
+	pi->i_type.reg.row_block = cpu_to_le32(row);
+	pi->i_type.reg.direct = cpu_to_le32(direct);
+	return pi;
+}
+
 static void *map_image(struct kunit *test)
 {
 	void *image = kunit_kzalloc(test, map_geo.size, GFP_KERNEL);
@@ -251,11 +272,17 @@ static void *map_image(struct kunit *test)
 	return image;
 }
 
+/*
+ * Lookups, runs, seeks and checks: pram_map_*() on @row_block, and
+ * pram_file_*() on a record of @row_block and @direct, which must agree
+ * with them when @direct is 0.
+ */
 struct lookup_case {
 	const char *name;
 	u32 row_block;
 	u64 fblock;
 	long block;
+	u32 direct;
 };
 
 static const struct lookup_case lookup_cases[] = {
@@ -271,6 +298,17 @@ static const struct lookup_case lookup_cases[] = {
 	{ "past the largest file", MAP_ROW, MAP_ALL, 0 },
 	{ "no row block", 0, 1, 0 },
 	{ "row block in the metadata", 1, 1, -EUCLEAN },
+	{ "direct: block 0", 0, 0, FILE_DIRECT, .direct = FILE_DIRECT },
+	{ "direct: block 1 is a hole", 0, 1, 0, .direct = FILE_DIRECT },
+	{ "direct: past the largest file", 0, MAP_ALL, 0,
+	  .direct = FILE_DIRECT },
+	{ "direct: the last block", 0, 0, FILE_LAST, .direct = FILE_LAST },
+	{ "direct in the metadata", 0, 0, -EUCLEAN, .direct = FILE_META },
+	{ "direct past the image", 0, 0, -EUCLEAN, .direct = FILE_PAST },
+	/* A write that maps the file sets the row first: direct still rules. */
+	{ "direct and a row: block 0", MAP_ROW, 0, FILE_DIRECT,
+	  .direct = FILE_DIRECT },
+	{ "direct and a row: block 1", MAP_ROW, 1, 0, .direct = FILE_DIRECT },
 };
 
 static void lookup_desc(const struct lookup_case *c, char *desc)
@@ -282,9 +320,14 @@ KUNIT_ARRAY_PARAM(lookup, lookup_cases, lookup_desc);
 static void lookup_test(struct kunit *test)
 {
 	const struct lookup_case *c = test->param_value;
+	struct pram_inode *pi = file_record(test, c->row_block, c->direct);
+	void *image = map_image(test);
 
-	KUNIT_EXPECT_EQ(test, pram_map_lookup(&map_geo, map_image(test),
-					      c->row_block, c->fblock),
+	if (!c->direct)
+		KUNIT_EXPECT_EQ(test, pram_map_lookup(&map_geo, image,
+						      c->row_block, c->fblock),
+				c->block);
+	KUNIT_EXPECT_EQ(test, pram_file_lookup(&map_geo, image, pi, c->fblock),
 			c->block);
 }
 
@@ -300,6 +343,7 @@ struct run_case {
 	void (*mutate)(void *image);
 	long block;
 	u64 run;		/* when @block is not an error */
+	u32 direct;
 };
 
 static void run_nothing(void *image) { }
@@ -337,6 +381,31 @@ static const struct run_case run_cases[] = {
 	  0, 3 },
 	{ "past the largest file: a column's span at most", MAP_ROW, MAP_ALL,
 	  500, run_nothing, 0, 128 },
+	/* A direct block is a run of one; then holes, as with no row block. */
+	{ "direct: block 0", 0, 0, 10, run_nothing, FILE_DIRECT, 1,
+	  .direct = FILE_DIRECT },
+	{ "direct: block 0, max 1", 0, 0, 1, run_nothing, FILE_DIRECT, 1,
+	  .direct = FILE_DIRECT },
+	{ "direct: the last block", 0, 0, 10, run_nothing, FILE_LAST, 1,
+	  .direct = FILE_LAST },
+	{ "direct: holes after block 0", 0, 1, 7, run_nothing, 0, 7,
+	  .direct = FILE_DIRECT },
+	{ "direct: holes end with the first column's span", 0, 1, 500,
+	  run_nothing, 0, 127, .direct = FILE_DIRECT },
+	{ "direct: holes end with a column's span", 0, 120, 50, run_nothing,
+	  0, 8, .direct = FILE_DIRECT },
+	{ "direct: holes in a later column", 0, 128, 500, run_nothing, 0, 128,
+	  .direct = FILE_DIRECT },
+	{ "direct: past the largest file", 0, MAP_ALL, 500, run_nothing, 0,
+	  128, .direct = FILE_DIRECT },
+	{ "direct in the metadata", 0, 0, 10, run_nothing, -EUCLEAN, 0,
+	  .direct = FILE_META },
+	{ "direct past the image", 0, 0, 10, run_nothing, -EUCLEAN, 0,
+	  .direct = FILE_PAST },
+	{ "direct and a row: block 0", MAP_ROW, 0, 10, run_nothing,
+	  FILE_DIRECT, 1, .direct = FILE_DIRECT },
+	{ "direct and a row: holes, not the map's run", MAP_ROW, 1, 10,
+	  run_nothing, 0, 10, .direct = FILE_DIRECT },
 };
 
 static void run_desc(const struct run_case *c, char *desc)
@@ -348,12 +417,21 @@ KUNIT_ARRAY_PARAM(run, run_cases, run_desc);
 static void run_test(struct kunit *test)
 {
 	const struct run_case *c = test->param_value;
+	struct pram_inode *pi = file_record(test, c->row_block, c->direct);
 	void *image = map_image(test);
 	u64 run = 0;
 
 	c->mutate(image);
-	KUNIT_EXPECT_EQ(test, pram_map_run(&map_geo, image, c->row_block,
-					   c->fblock, c->max, &run), c->block);
+	if (!c->direct) {
+		KUNIT_EXPECT_EQ(test, pram_map_run(&map_geo, image, c->row_block,
+						   c->fblock, c->max, &run),
+				c->block);
+		if (c->block >= 0)
+			KUNIT_EXPECT_EQ(test, run, c->run);
+	}
+	run = 0;
+	KUNIT_EXPECT_EQ(test, pram_file_run(&map_geo, image, pi, c->fblock,
+					    c->max, &run), c->block);
 	if (c->block >= 0)
 		KUNIT_EXPECT_EQ(test, run, c->run);
 }
@@ -364,6 +442,7 @@ struct seek_case {
 	u64 from, end;
 	bool data;
 	s64 found;
+	u32 direct;
 };
 
 static const struct seek_case seek_cases[] = {
@@ -382,6 +461,31 @@ static const struct seek_case seek_cases[] = {
 	{ "no row block: all hole", 0, 5, 300, false, 5 },
 	{ "end past the largest file", 0, 0, U64_MAX, true, MAP_ALL },
 	{ "row block in the metadata", 1, 0, 300, true, -EUCLEAN },
+	/* A direct block: file block 0 is data, every other one a hole. */
+	{ "direct: data at block 0", 0, 0, 300, true, 0,
+	  .direct = FILE_DIRECT },
+	{ "direct: no data after block 0", 0, 1, 300, true, 300,
+	  .direct = FILE_DIRECT },
+	{ "direct: hole after block 0", 0, 0, 300, false, 1,
+	  .direct = FILE_DIRECT },
+	{ "direct: hole where the search starts", 0, 7, 300, false, 7,
+	  .direct = FILE_DIRECT },
+	{ "direct: no hole in a one-block file", 0, 0, 1, false, 1,
+	  .direct = FILE_DIRECT },
+	{ "direct: empty range, hole", 0, 0, 0, false, 0,
+	  .direct = FILE_DIRECT },
+	{ "direct: data search from the end", 0, 1, 1, true, 1,
+	  .direct = FILE_DIRECT },
+	{ "direct: hole search past the end", 0, 400, 300, false, 300,
+	  .direct = FILE_DIRECT },
+	{ "direct in the metadata", 0, 0, 300, true, -EUCLEAN,
+	  .direct = FILE_META },
+	{ "direct past the image", 0, 5, 300, false, -EUCLEAN,
+	  .direct = FILE_PAST },
+	{ "direct and a row: data only at block 0", MAP_ROW, 1, 300, true, 300,
+	  .direct = FILE_DIRECT },
+	{ "direct and a row: hole at block 1", MAP_ROW, 0, 300, false, 1,
+	  .direct = FILE_DIRECT },
 };
 
 static void seek_desc(const struct seek_case *c, char *desc)
@@ -393,10 +497,16 @@ KUNIT_ARRAY_PARAM(seek, seek_cases, seek_desc);
 static void seek_test(struct kunit *test)
 {
 	const struct seek_case *c = test->param_value;
+	struct pram_inode *pi = file_record(test, c->row_block, c->direct);
+	void *image = map_image(test);
 
-	KUNIT_EXPECT_EQ(test, pram_map_seek(&map_geo, map_image(test),
-					    c->row_block, c->from, c->end,
-					    c->data),
+	if (!c->direct)
+		KUNIT_EXPECT_EQ(test, pram_map_seek(&map_geo, image,
+						    c->row_block, c->from,
+						    c->end, c->data),
+				c->found);
+	KUNIT_EXPECT_EQ(test, pram_file_seek(&map_geo, image, pi, c->from,
+					     c->end, c->data),
 			c->found);
 }
 
@@ -412,6 +522,7 @@ struct check_case {
 	void (*mutate)(void *image);
 	u32 blocks;		/* when the map is good */
 	const char *why;	/* NULL: good */
+	u32 direct;
 };
 
 static void *check_image(struct kunit *test)
@@ -457,6 +568,13 @@ static const struct check_case check_cases[] = {
 	  "block map entry names a block of the map" },
 	{ "data block naming its column", MAP_ROW, ck_data_own_column, 0,
 	  "block map entry names a block of the map" },
+	{ "direct block", 0, ck_nothing, 1, NULL, .direct = FILE_DIRECT },
+	{ "direct: the last block", 0, ck_nothing, 1, NULL,
+	  .direct = FILE_LAST },
+	{ "direct in the metadata", 0, ck_nothing, 0,
+	  "direct block outside the data area", .direct = FILE_META },
+	{ "direct past the image", 0, ck_nothing, 0,
+	  "direct block outside the data area", .direct = FILE_PAST },
 };
 
 static void check_desc(const struct check_case *c, char *desc)
@@ -465,16 +583,9 @@ static void check_desc(const struct check_case *c, char *desc)
 }
 KUNIT_ARRAY_PARAM(check, check_cases, check_desc);
 
-static void check_test(struct kunit *test)
+static void check_expect(struct kunit *test, const struct check_case *c,
+			 int err, u32 blocks, const char *why)
 {
-	const struct check_case *c = test->param_value;
-	void *image = check_image(test);
-	const char *why = NULL;
-	u32 blocks = ~0U;
-	int err;
-
-	c->mutate(image);
-	err = pram_map_check(&map_geo, image, c->row_block, &blocks, &why);
 	if (!c->why) {
 		KUNIT_EXPECT_EQ_MSG(test, err, 0, "refused: %s", why);
 		KUNIT_EXPECT_EQ(test, blocks, c->blocks);
@@ -482,6 +593,27 @@ static void check_test(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, err, -EINVAL);
 	KUNIT_EXPECT_STREQ(test, why, c->why);
+}
+
+static void check_test(struct kunit *test)
+{
+	const struct check_case *c = test->param_value;
+	struct pram_inode *pi = file_record(test, c->row_block, c->direct);
+	void *image = check_image(test);
+	const char *why = NULL;
+	u32 blocks = ~0U;
+	int err;
+
+	c->mutate(image);
+	if (!c->direct) {
+		err = pram_map_check(&map_geo, image, c->row_block, &blocks,
+				     &why);
+		check_expect(test, c, err, blocks, why);
+		why = NULL;
+		blocks = ~0U;
+	}
+	err = pram_file_map_check(&map_geo, image, pi, &blocks, &why);
+	check_expect(test, c, err, blocks, why);
 }
 
 /*

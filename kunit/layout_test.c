@@ -260,6 +260,7 @@ struct inode_case {
 
 #define LINKS		PRAM_FEATURE_INCOMPAT_LINKS
 #define LONGNAMES	PRAM_FEATURE_INCOMPAT_LONGNAMES
+#define DIRECT		PRAM_FEATURE_INCOMPAT_DIRECT
 #define TEST_LINK_TARGET 7
 
 static void pi_nothing(struct pram_inode *pi, const struct pram_geometry *g) { }
@@ -379,9 +380,44 @@ static void pi_no_row(struct pram_inode *pi, const struct pram_geometry *g)
 	pi->i_type.reg.row_block = 0;
 }
 
-static void pi_reg_reserved(struct pram_inode *pi, const struct pram_geometry *g)
+/* A direct block (INCOMPAT_DIRECT), counted in i_blocks. */
+static void pi_direct_at(struct pram_inode *pi, u32 block)
 {
-	pi->i_type.reg.reserved = cpu_to_le32(1);
+	pi->i_type.reg.direct = cpu_to_le32(block);
+	pi->i_blocks = cpu_to_le32(1);
+}
+
+static void pi_direct(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi_direct_at(pi, g->data_start + 1);
+}
+
+static void pi_direct_last(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi_direct_at(pi, g->blocks_count - 1);
+}
+
+static void pi_direct_meta(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi_direct_at(pi, g->data_start - 1);
+}
+
+static void pi_direct_end(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi_direct_at(pi, g->blocks_count);
+}
+
+static void pi_direct_row(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi_direct(pi, g);
+	pi->i_type.reg.row_block = cpu_to_le32(g->data_start);
+	pi->i_blocks = cpu_to_le32(2);
+}
+
+static void pi_direct_0(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi_direct(pi, g);
+	pi->i_blocks = 0;
 }
 
 static void pi_rdev(struct pram_inode *pi, const struct pram_geometry *g)
@@ -568,7 +604,7 @@ static const struct inode_case inode_cases[] = {
 	  "unknown inode flags" },
 	{ "xattr block", S_IFREG | 0644, pi_xattr, 0, true,
 	  "extended attribute block without the feature" },
-	{ "reserved half of a file's map", S_IFREG | 0644, pi_reg_reserved, 0,
+	{ "reserved half of a symlink's map", S_IFLNK | 0777, pi_direct, 0,
 	  true, "reserved field set" },
 	{ "reserved half of a device", S_IFBLK | 0600, pi_dev_reserved, 0, true,
 	  "reserved field set" },
@@ -658,6 +694,25 @@ static const struct inode_case inode_cases[] = {
 	  true, "name contains '/'", LONGNAMES },
 	{ "root with a long name", S_IFDIR | 0755, pi_long, PRAM_ROOT_INO, true,
 	  "root directory in a list", LONGNAMES },
+	/* Direct blocks (PRAM_FEATURE_INCOMPAT_DIRECT): regular files only. */
+	{ "direct block", S_IFREG | 0644, pi_direct, 0, true, NULL, DIRECT },
+	{ "direct block is the last block", S_IFREG | 0644, pi_direct_last, 0,
+	  true, NULL, DIRECT },
+	{ "direct block, not counted: the map check's to judge", S_IFREG | 0644,
+	  pi_direct_0, 0, true, NULL, DIRECT },
+	{ "direct block without the feature", S_IFREG | 0644, pi_direct, 0,
+	  true, "direct block without the feature" },
+	{ "direct block and a row block", S_IFREG | 0644, pi_direct_row, 0,
+	  true, "both a block map and a direct block", DIRECT },
+	{ "direct block in the metadata", S_IFREG | 0644, pi_direct_meta, 0,
+	  true, "block map out of range", DIRECT },
+	{ "direct block past the end", S_IFREG | 0644, pi_direct_end, 0, true,
+	  "block map out of range", DIRECT },
+	{ "symlink with a direct block, direct feature", S_IFLNK | 0777,
+	  pi_direct, 0, true, "reserved field set", DIRECT },
+	/* The other types' halves of i_type are not a map. */
+	{ "directory with entries, direct feature", S_IFDIR | 0755, pi_dir, 0,
+	  true, NULL, DIRECT },
 	/* An inode in no list has no name, or a short one of an older kernel. */
 	{ "in no list, no name", S_IFREG | 0644, pi_unlisted, 0, true, NULL },
 	{ "in no list, a short name", S_IFREG | 0644, pi_unlisted_named, 0, true,

@@ -256,6 +256,125 @@ s64 pram_map_seek(const struct pram_geometry *g, const void *base,
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_map_seek);
 
+/*
+ * ---- a regular file's record: its row block's map, or its direct block ----
+ *
+ * A file of one block, file block 0, may name it in i_type.reg.direct
+ * (PRAM_FEATURE_INCOMPAT_DIRECT) with row_block 0: every other file
+ * block is a hole. The kernel reads the record while a write may be
+ * turning such a file into a mapped one; that write sets row_block in
+ * one record write and clears direct in a second, so direct is read
+ * first: while it is set it is right, and once it reads 0 the row is
+ * there.
+ */
+
+/**
+ * pram_file_run() - pram_map_run() for the file whose record is @pi
+ * @g: the geometry
+ * @base: the filesystem image
+ * @pi: the file's record
+ * @fblock: block index within the file
+ * @max: the most file blocks the run may hold, at least 1
+ * @run: out, as pram_map_run()'s
+ *
+ * Return: the block number, 0 for a hole, or -EUCLEAN.
+ */
+long pram_file_run(const struct pram_geometry *g, const void *base,
+		   const struct pram_inode *pi, u64 fblock, u64 max, u64 *run)
+{
+	u32 entries = pram_map_entries(g->blocksize_bits);
+	u32 direct = le32_to_cpu(READ_ONCE(pi->i_type.reg.direct));
+
+	if (!direct)
+		return pram_map_run(g, base,
+				    le32_to_cpu(READ_ONCE(pi->i_type.reg.row_block)),
+				    fblock, max, run);
+	*run = fblock ? min_t(u64, max, entries - (fblock & (entries - 1))) : 1;
+	if (!pram_block_valid(g, direct))
+		return -EUCLEAN;
+	return fblock ? 0 : (long)direct;
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_file_run);
+
+/**
+ * pram_file_lookup() - pram_map_lookup() for the file whose record is @pi
+ * @g: the geometry
+ * @base: the filesystem image
+ * @pi: the file's record
+ * @fblock: block index within the file
+ *
+ * Return: the block number, 0 for a hole, or -EUCLEAN.
+ */
+long pram_file_lookup(const struct pram_geometry *g, const void *base,
+		      const struct pram_inode *pi, u64 fblock)
+{
+	u64 run;
+
+	return pram_file_run(g, base, pi, fblock, 1, &run);
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_file_lookup);
+
+/**
+ * pram_file_seek() - pram_map_seek() for the file whose record is @pi
+ * @g: the geometry
+ * @base: the filesystem image
+ * @pi: the file's record
+ * @from: first file block to look at
+ * @end: file block to stop at
+ * @data: true to look for a mapped block, false for a hole
+ *
+ * Return: the file block found, @end if none, or -EUCLEAN.
+ */
+s64 pram_file_seek(const struct pram_geometry *g, const void *base,
+		   const struct pram_inode *pi, u64 from, u64 end, bool data)
+{
+	u32 direct = le32_to_cpu(READ_ONCE(pi->i_type.reg.direct));
+
+	if (!direct)
+		return pram_map_seek(g, base,
+				     le32_to_cpu(READ_ONCE(pi->i_type.reg.row_block)),
+				     from, end, data);
+	if (!pram_block_valid(g, direct))
+		return -EUCLEAN;
+	if (from >= end)
+		return end;
+	/* Block 0 is data, every other one a hole. */
+	if (data)
+		return from ? end : 0;
+	return from ? from : min_t(u64, 1, end);
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_file_seek);
+
+/**
+ * pram_file_map_check() - pram_map_check() for the regular file whose
+ * record is @pi
+ * @g: the geometry
+ * @base: the filesystem image
+ * @pi: the file's record, whose fields pram_inode_check() passed
+ * @blocks: out, the blocks its map or its direct block hold
+ * @why: on error, the reason, for the log
+ *
+ * Return: 0, or -EINVAL for a bad map.
+ */
+int pram_file_map_check(const struct pram_geometry *g, const void *base,
+			const struct pram_inode *pi, u32 *blocks,
+			const char **why)
+{
+	u32 direct = le32_to_cpu(pi->i_type.reg.direct);
+
+	if (!direct)
+		return pram_map_check(g, base,
+				      le32_to_cpu(pi->i_type.reg.row_block),
+				      blocks, why);
+	if (!pram_block_valid(g, direct)) {
+		*why = "direct block outside the data area";
+		return -EINVAL;
+	}
+	*blocks = 1;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_file_map_check);
+
 /* Why @v, an entry of a map block, is not a data block other than @a and @b. */
 static const char *pram_map_entry_bad(const struct pram_geometry *g, u32 v,
 				      u32 a, u32 b)

@@ -226,6 +226,16 @@ s64 pram_map_seek(const struct pram_geometry *g, const void *base,
 int pram_map_check(const struct pram_geometry *g, const void *base,
 		   u32 row_block, u32 *blocks, const char **why);
 
+long pram_file_run(const struct pram_geometry *g, const void *base,
+		   const struct pram_inode *pi, u64 fblock, u64 max, u64 *run);
+long pram_file_lookup(const struct pram_geometry *g, const void *base,
+		      const struct pram_inode *pi, u64 fblock);
+s64 pram_file_seek(const struct pram_geometry *g, const void *base,
+		   const struct pram_inode *pi, u64 from, u64 end, bool data);
+int pram_file_map_check(const struct pram_geometry *g, const void *base,
+			const struct pram_inode *pi, u32 *blocks,
+			const char **why);
+
 /* One nonzero entry of a block map, as pram_map_walk() shows it. */
 struct pram_map_ent {
 	u32		map;	/* the map block that holds it */

@@ -239,7 +239,8 @@ static int pram_inode_check_refs(const struct pram_inode *pi, umode_t mode,
 	     !pram_ino_ok(g, pi->i_type.dir.tail)))
 		return pram_fail(why, "directory list out of range");
 	if ((S_ISREG(mode) || S_ISLNK(mode)) &&
-	    !pram_block_ok(g, pi->i_type.reg.row_block))
+	    (!pram_block_ok(g, pi->i_type.reg.row_block) ||
+	     !pram_block_ok(g, pi->i_type.reg.direct)))
 		return pram_fail(why, "block map out of range");
 	if (le32_to_cpu(pi->i_blocks) > g->blocks_count - g->data_start)
 		return pram_fail(why, "block count out of range");
@@ -265,7 +266,8 @@ static int pram_inode_check_links(const struct pram_inode *pi, umode_t mode,
 
 /*
  * What each type may hold: a regular file up to s_maxbytes and a block
- * map (its block count is checked against the map by the caller); a
+ * map or, with INCOMPAT_DIRECT, a direct block instead (its block count
+ * is checked against them by the caller); a
  * symlink a target of 1 to bs - 1 bytes in one block; the others
  * nothing. Reserved halves of i_type are zero.
  */
@@ -278,12 +280,18 @@ static int pram_inode_check_size(const struct pram_inode *pi, umode_t mode,
 	bool mapped = S_ISREG(mode) || S_ISLNK(mode);
 	bool dev = S_ISCHR(mode) || S_ISBLK(mode);
 
-	if (mapped && pi->i_type.reg.reserved)
+	if (S_ISLNK(mode) && pi->i_type.reg.direct)
 		return pram_fail(why, "reserved field set");
+	if (pi->i_type.reg.direct && S_ISREG(mode) &&
+	    !pram_has_incompat(g, PRAM_FEATURE_INCOMPAT_DIRECT))
+		return pram_fail(why, "direct block without the feature");
+	if (pi->i_type.reg.direct && S_ISREG(mode) && pi->i_type.reg.row_block)
+		return pram_fail(why, "both a block map and a direct block");
 	if (!mapped && !S_ISDIR(mode) &&
 	    (pi->i_type.dev.reserved || (!dev && pi->i_type.dev.rdev)))
 		return pram_fail(why, "reserved field set");
-	if (blocks && (!mapped || !pi->i_type.reg.row_block))
+	if (blocks && (!mapped || (!pi->i_type.reg.row_block &&
+				   !pi->i_type.reg.direct)))
 		return pram_fail(why, "block count without a block map");
 	if (S_ISREG(mode) && size > pram_max_file_size(g->blocksize_bits))
 		return pram_fail(why, "size out of range");

@@ -68,21 +68,28 @@
  * without it refuses a record whose i_xattr is set, so it could not even
  * read such a file.
  *
- * The kernel sets LINKS, LONGNAMES and XATTR when they are first used, in
- * the operation that first needs them; mkfs.pramfs -d when the tree it
- * copies needs them. None is ever cleared.
+ * INCOMPAT_DIRECT: a regular file of one block, file block 0, may name
+ * it in i_type.reg.direct, with no row or column block. A kernel without
+ * it would see the file as a hole and its block as free.
+ *
+ * The kernel sets LINKS, LONGNAMES, XATTR and DIRECT when they are first
+ * used, in the operation that first needs them; mkfs.pramfs -d when the
+ * tree it copies needs them (never DIRECT: it maps every file). None is
+ * ever cleared.
  */
 #define PRAM_FEATURE_INCOMPAT_JOURNAL	0x0001
 #define PRAM_FEATURE_INCOMPAT_LINKS	0x0002
 #define PRAM_FEATURE_INCOMPAT_LONGNAMES	0x0004
 #define PRAM_FEATURE_INCOMPAT_XATTR	0x0008
+#define PRAM_FEATURE_INCOMPAT_DIRECT	0x0010
 
 #define PRAM_FEATURE_COMPAT_SUPP	0
 #define PRAM_FEATURE_RO_COMPAT_SUPP	0
 #define PRAM_FEATURE_INCOMPAT_SUPP	(PRAM_FEATURE_INCOMPAT_JOURNAL | \
 					 PRAM_FEATURE_INCOMPAT_LINKS | \
 					 PRAM_FEATURE_INCOMPAT_LONGNAMES | \
-					 PRAM_FEATURE_INCOMPAT_XATTR)
+					 PRAM_FEATURE_INCOMPAT_XATTR | \
+					 PRAM_FEATURE_INCOMPAT_DIRECT)
 
 /*
  * The type bits of i_mode (S_IFMT, 0xF000) for the slots that are not
@@ -195,7 +202,8 @@ struct pram_inode {
 		struct {
 			/* row block -> column blocks -> data blocks */
 			__le32	row_block;
-			__le32	reserved;
+			/* or file block 0 alone, row_block 0 (DIRECT) */
+			__le32	direct;
 		} reg;			/* regular file, symlink */
 		struct {
 			__le32	head;	/* first entry's inode */
