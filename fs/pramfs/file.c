@@ -34,6 +34,7 @@
 struct pram_reserve {
 	unsigned int	n, next;
 	u64		want;		/* blocks the write may still need */
+	bool		direct;		/* file block 0 may be a direct block */
 	u32		blocks[PRAM_RESERVE];
 	__le32		*entry;		/* the first column entry to set */
 	unsigned int	pending;	/* entries to set from there */
@@ -46,6 +47,7 @@ struct pram_reserve {
 	 * so a cut before it leaves the file as it was, blocks and all.
 	 */
 	u32		new_row;
+	u32		direct_col;	/* with new_row: the direct block's */
 	unsigned int	new_cols;
 	struct {
 		u32	r, block;	/* row entry r is to name block */
@@ -70,11 +72,21 @@ u32 pram_row_block(struct inode *inode)
 	return le32_to_cpu(pi->i_type.reg.row_block);
 }
 
+/* A regular file's direct block (INCOMPAT_DIRECT), or 0. */
+static u32 pram_direct_block(struct inode *inode)
+{
+	struct pram_inode *pi = pram_get_inode(inode->i_sb, inode->i_ino);
+
+	return le32_to_cpu(READ_ONCE(pi->i_type.reg.direct));
+}
+
+/* Point the record at a row block (or a symlink's), direct block 0. */
 static void pram_set_row_block(struct inode *inode, u32 block)
 {
 	struct pram_inode *pi = pram_record_begin(inode->i_sb, inode->i_ino);
 
 	pi->i_type.reg.row_block = cpu_to_le32(block);
+	pi->i_type.reg.direct = 0;
 	pram_record_end(inode->i_sb, pi);
 }
 
@@ -159,15 +171,6 @@ static int pram_map_corrupt(struct inode *inode)
 	return -EUCLEAN;
 }
 
-/* The data block of @fblock in the map under @row, or -EUCLEAN (logged). */
-static long pram_map_block(struct inode *inode, u32 row, u64 fblock)
-{
-	struct pram_sb_info *sbi = PRAM_SB(inode->i_sb);
-	long block = pram_map_lookup(&sbi->geo, sbi->virt_addr, row, fblock);
-
-	return block < 0 ? pram_map_corrupt(inode) : block;
-}
-
 /**
  * pram_data_block() - the data block holding file block @fblock
  * @inode: a regular file
@@ -181,7 +184,12 @@ static long pram_map_block(struct inode *inode, u32 row, u64 fblock)
  */
 long pram_data_block(struct inode *inode, u64 fblock)
 {
-	return pram_map_block(inode, pram_row_block(inode), fblock);
+	struct pram_sb_info *sbi = PRAM_SB(inode->i_sb);
+	long block = pram_file_lookup(&sbi->geo, sbi->virt_addr,
+				      pram_get_inode(inode->i_sb, inode->i_ino),
+				      fblock);
+
+	return block < 0 ? pram_map_corrupt(inode) : block;
 }
 
 /*
@@ -291,7 +299,7 @@ static u32 pram_current_column(const __le32 *rows, u32 r,
 
 /* What one commit of a write links: the blocks it claims, new map blocks. */
 struct pram_link {
-	u32		claim[PRAM_RESERVE + PRAM_NEW_COLS + 1];
+	u32		claim[PRAM_RESERVE + PRAM_NEW_COLS + 2];
 	unsigned int	nclaim;
 	u32		row;			/* a new row block, or 0 */
 	u32		rows;			/* the row block they go in */
@@ -336,6 +344,10 @@ static void pram_link_new_maps(struct inode *inode, struct pram_reserve *res,
 		l->row = res->new_row;
 		l->claim[l->nclaim++] = l->row;
 		res->new_row = 0;
+	}
+	if (res->direct_col) {
+		l->claim[l->nclaim++] = res->direct_col;
+		res->direct_col = 0;
 	}
 	for (i = 0, j = 0; i < res->new_cols; i++) {
 		b = res->new_col[i].block;
@@ -402,6 +414,9 @@ static void pram_drop_new_maps(struct super_block *sb, struct pram_reserve *res)
 
 	if (res->new_row)
 		pram_unreserve_blocks(sb, &res->new_row, 1);
+	if (res->direct_col)
+		pram_unreserve_blocks(sb, &res->direct_col, 1);
+	res->direct_col = 0;
 	for (i = 0; i < res->new_cols; i++)
 		pram_unreserve_blocks(sb, &res->new_col[i].block, 1);
 	res->new_row = 0;
@@ -441,6 +456,125 @@ static int pram_map_column(struct inode *inode, u64 fblock,
 	return 0;
 }
 
+/* ---- a file of one block, named by its record (INCOMPAT_DIRECT) ---- */
+
+/*
+ * Point the open record @pi at a new row block; a direct file's block is
+ * then column 0's entry 0. The row is named before the direct block
+ * stops being named, so that a lockless lookup (pram_file_run()) finds
+ * block 0 all along.
+ */
+static void pram_record_row(struct pram_inode *pi, u32 row)
+{
+	WRITE_ONCE(pi->i_type.reg.row_block, cpu_to_le32(row));
+	WRITE_ONCE(pi->i_type.reg.direct, 0);
+}
+
+/*
+ * A direct file that is to hold a second block gets a row block and a
+ * column first, both zeroed and filled before anything points to them:
+ * the row's entry 0 names the column, whose entry 0 names the direct
+ * block. Within a write (@res) they wait there to be linked with the
+ * write's first entries (pram_commit_blocks()), so that a power cut
+ * leaves the file as it was or with the new blocks; otherwise (inside
+ * fallocate's transaction) they are linked now.
+ */
+static int pram_undirect(struct inode *inode, u32 direct,
+			 struct pram_reserve *res)
+{
+	struct super_block *sb = inode->i_sb;
+	struct pram_inode *pi;
+	u32 row, col, claim[2];
+	int err;
+
+	if (!pram_block_valid(&PRAM_SB(sb)->geo, direct))
+		return pram_map_corrupt(inode);
+	err = pram_take_block(sb, res, &row);
+	if (err)
+		return err;
+	err = pram_take_block(sb, res, &col);
+	if (err) {
+		pram_unreserve_blocks(sb, &row, 1);
+		return err;
+	}
+	pram_zero_block(sb, row);
+	pram_zero_block(sb, col);
+	pram_set_entries(sb, pram_block_addr(sb, row), &col, 1, true);
+	pram_set_entries(sb, pram_block_addr(sb, col), &direct, 1, true);
+	if (res) {
+		res->new_row = row;
+		res->direct_col = col;
+		return 0;
+	}
+	claim[0] = min(row, col);
+	claim[1] = max(row, col);
+	pram_tx_begin(sb);
+	pram_claim_blocks(sb, claim, 2);
+	pram_add_blocks(inode, 2);
+	pi = pram_record_begin(sb, inode->i_ino);
+	pram_record_row(pi, row);
+	pram_inode_to_record(inode, pi);
+	pram_record_end(sb, pi);
+	pram_tx_end(sb);
+	return 0;
+}
+
+/*
+ * The slot of file block @fblock when the file has a direct block, or
+ * may get one: that block, or a fresh one for a write that stays inside
+ * block 0 of a file without blocks (@res->direct). Any other block of a
+ * direct file needs its map first (pram_undirect()).
+ * Return: 0 with @slot filled, 1 when the map gives the slot, or a
+ * negative errno.
+ */
+static int pram_direct_slot(struct inode *inode, u64 fblock,
+			    struct pram_reserve *res, struct pram_slot *slot)
+{
+	u32 direct = pram_direct_block(inode);
+	int err;
+
+	/* Its map is made, to be linked by the write: block 0 is there. */
+	if (direct && res && res->new_row)
+		return 1;
+	if (direct && fblock) {
+		err = pram_undirect(inode, direct, res);
+		return err ?: 1;
+	}
+	if (direct) {
+		if (!pram_block_valid(&PRAM_SB(inode->i_sb)->geo, direct))
+			return pram_map_corrupt(inode);
+		*slot = (struct pram_slot){ .block = direct };
+		return 0;
+	}
+	if (fblock || !res || !res->direct || pram_current_row(inode, res))
+		return 1;
+	*slot = (struct pram_slot){ .fresh = true };
+	return pram_take_block(inode->i_sb, res, &slot->block);
+}
+
+/*
+ * Name a written fresh block as the file's direct block, in one
+ * transaction with the block count, size (up to @end) and times.
+ */
+static void pram_commit_direct(struct inode *inode, u32 block, loff_t end)
+{
+	struct super_block *sb = inode->i_sb;
+	struct pram_inode *pi;
+
+	pram_tx_begin(sb);
+	pram_set_incompat(sb, PRAM_FEATURE_INCOMPAT_DIRECT);
+	pram_claim_blocks(sb, &block, 1);
+	pram_add_blocks(inode, 1);
+	if (end > i_size_read(inode))
+		i_size_write(inode, end);
+	inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));
+	pi = pram_record_begin(sb, inode->i_ino);
+	pi->i_type.reg.direct = cpu_to_le32(block);
+	pram_inode_to_record(inode, pi);
+	pram_record_end(sb, pi);
+	pram_tx_end(sb);
+}
+
 /*
  * The block a pending entry (written, not yet in the map) will name, or 0.
  * A piece that came up short in a fresh block leaves it pending, and the
@@ -462,8 +596,11 @@ static u32 pram_pending_block(const struct pram_reserve *res,
 static int pram_map_slot(struct inode *inode, u64 fblock,
 			 struct pram_reserve *res, struct pram_slot *slot)
 {
-	int err = pram_map_column(inode, fblock, res, &slot->entry);
+	int err = pram_direct_slot(inode, fblock, res, slot);
 
+	if (err <= 0)
+		return err;
+	err = pram_map_column(inode, fblock, res, &slot->entry);
 	if (err)
 		return err;
 	slot->block = pram_pending_block(res, slot->entry);
@@ -516,7 +653,7 @@ static void pram_commit_blocks(struct inode *inode, struct pram_reserve *res,
 	inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));
 	pi = pram_record_begin(sb, inode->i_ino);
 	if (l.row)
-		pi->i_type.reg.row_block = cpu_to_le32(l.row);
+		pram_record_row(pi, l.row);
 	pram_inode_to_record(inode, pi);
 	pram_record_end(sb, pi);
 	pram_tx_end(sb);
@@ -575,10 +712,15 @@ static size_t pram_fill_block(struct inode *inode, struct pram_slot *slot,
 	done = pram_copy_in(w + off, len, from);
 	pram_zero(w + off + done, bs - off - done);
 	pram_wp_close_flushed(sb, w, bs);
-	if (done)
-		pram_map_commit_later(inode, slot, res);
-	else
+	if (!done) {
 		pram_unreserve_blocks(sb, &slot->block, 1);
+	} else if (!slot->entry) {
+		/* A direct block: file block 0, so the write ends at off + done. */
+		pram_commit_direct(inode, slot->block, off + done);
+		res->recorded = off + done;
+	} else {
+		pram_map_commit_later(inode, slot, res);
+	}
 	return done;
 }
 
@@ -694,6 +836,9 @@ static ssize_t pram_write_blocks(struct inode *inode, loff_t pos,
 	res.want = pram_block_range(inode->i_blkbits, pos, iov_iter_count(from),
 				    &first, &last);
 	res.want += res.want / pram_map_entries(inode->i_blkbits) + 1;
+	/* A write inside block 0 of a file without blocks: no map. */
+	res.direct = pos + iov_iter_count(from) <= i_blocksize(inode) &&
+		     !pram_row_block(inode);
 	while (iov_iter_count(from)) {
 		len = min_t(size_t, iov_iter_count(from),
 			    PRAM_RUN * i_blocksize(inode));
@@ -774,8 +919,8 @@ static ssize_t pram_read_blocks(struct inode *inode, loff_t pos,
 	struct super_block *sb = inode->i_sb;
 	struct pram_sb_info *sbi = PRAM_SB(sb);
 	loff_t size = i_size_read(inode);
-	u32 bits = sb->s_blocksize_bits, row = pram_row_block(inode);
-	u32 off;
+	const struct pram_inode *pi = pram_get_inode(sb, inode->i_ino);
+	u32 bits = sb->s_blocksize_bits, off;
 	ssize_t read = 0;
 	size_t len, done;
 	u64 run, want;
@@ -785,8 +930,8 @@ static ssize_t pram_read_blocks(struct inode *inode, loff_t pos,
 		off = pos & (sb->s_blocksize - 1);
 		len = min_t(loff_t, iov_iter_count(to), size - pos);
 		want = pram_blocks_for_size(bits, off + len);
-		block = pram_map_run(&sbi->geo, sbi->virt_addr, row,
-				     pos >> bits, want, &run);
+		block = pram_file_run(&sbi->geo, sbi->virt_addr, pi,
+				      pos >> bits, want, &run);
 		if (block < 0) {
 			block = pram_map_corrupt(inode);
 			return read ?: block;
@@ -838,8 +983,9 @@ static loff_t pram_seek_data_hole(struct inode *inode, loff_t offset,
 
 	if (offset < 0 || offset >= size)
 		return -ENXIO;
-	f = pram_map_seek(&sbi->geo, sbi->virt_addr, pram_row_block(inode),
-			  offset >> bits, end, whence == SEEK_DATA);
+	f = pram_file_seek(&sbi->geo, sbi->virt_addr,
+			   pram_get_inode(inode->i_sb, inode->i_ino),
+			   offset >> bits, end, whence == SEEK_DATA);
 	if (f < 0)
 		return pram_map_corrupt(inode);
 	if (f == end)
@@ -909,7 +1055,10 @@ static void pram_clear_entries(struct inode *inode, __le32 *map, u32 start,
 	}
 }
 
-/* The row block goes, with the inode's pointer to it, in one transaction. */
+/*
+ * The row block (a symlink's block, a direct block) goes, with the
+ * inode's pointer to it, in one transaction.
+ */
 static void pram_free_row(struct inode *inode, u32 row)
 {
 	struct super_block *sb = inode->i_sb;
@@ -929,8 +1078,13 @@ static void pram_truncate_blocks(struct inode *inode, u64 from)
 	const struct pram_geometry *g = &PRAM_SB(sb)->geo;
 	u32 entries = pram_map_entries(inode->i_blkbits);
 	u32 row = pram_row_block(inode), r, c0, column;
+	u32 direct = pram_direct_block(inode);
 	__le32 *rows, *cols;
 
+	if (direct && !from && pram_block_valid(g, direct))
+		pram_free_row(inode, direct);
+	else if (direct && !from)
+		pram_map_corrupt(inode);
 	if (!row || from >= (u64)entries * entries)
 		return;
 	if (!pram_block_valid(g, row)) {
@@ -1125,6 +1279,21 @@ static bool pram_free_small_map(struct inode *inode, u32 row)
 	return true;
 }
 
+/* A direct file's block, in one step as pram_free_small_map()'s. */
+static void pram_free_direct(struct inode *inode)
+{
+	struct super_block *sb = inode->i_sb;
+	u32 block = pram_direct_block(inode);
+
+	if (!pram_block_valid(&PRAM_SB(sb)->geo, block)) {
+		pram_truncate_blocks(inode, 0);
+		return;
+	}
+	pram_tx_checkpoint(sb);
+	pram_free_blocks(sb, &block, 1);
+	inode->i_blocks = 0;
+}
+
 /**
  * pram_free_data() - give back every block of an inode being deleted
  * @inode: the inode; nothing else refers to it
@@ -1142,7 +1311,9 @@ void pram_free_data(struct inode *inode)
 
 	if (S_ISREG(inode->i_mode)) {
 		block = pram_row_block(inode);
-		if (block && !pram_free_small_map(inode, block))
+		if (pram_direct_block(inode))
+			pram_free_direct(inode);
+		else if (block && !pram_free_small_map(inode, block))
 			pram_truncate_blocks(inode, 0);
 	} else if (S_ISLNK(inode->i_mode)) {
 		block = pram_row_block(inode);

@@ -244,8 +244,7 @@ static int pram_check_map(struct super_block *sb, const struct pram_inode *pi,
 
 	if (!S_ISREG(le16_to_cpu(pi->i_mode)))
 		return 0;
-	if (pram_map_check(&sbi->geo, sbi->virt_addr,
-			   le32_to_cpu(pi->i_type.reg.row_block), &blocks, why))
+	if (pram_file_map_check(&sbi->geo, sbi->virt_addr, pi, &blocks, why))
 		return -EINVAL;
 	if (blocks != le32_to_cpu(pi->i_blocks)) {
 		*why = "block count does not match the block map";
@@ -476,7 +475,7 @@ static bool pram_holds_nothing(struct inode *inode)
 	bool mapped = S_ISREG(inode->i_mode) || S_ISLNK(inode->i_mode);
 
 	return !pi->i_blocks && !pi->i_xattr && !pi->i_flags &&
-	       !(mapped && pi->i_type.reg.row_block) &&
+	       !(mapped && (pi->i_type.reg.row_block || pi->i_type.reg.direct)) &&
 	       !memchr_inv(pi->i_name, 0, PRAM_NAME_LEN);
 }
 

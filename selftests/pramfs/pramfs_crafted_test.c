@@ -171,6 +171,18 @@ static void c_blocks(uint8_t *img, uint32_t ino)
 	inode_set(img, ino, I_BLOCKS, 4, inode_get(img, ino, I_BLOCKS, 4) + 1);
 }
 
+/* Direct (DIRECT) and a row block: the row is its own direct block. */
+static void c_direct_row(uint8_t *img, uint32_t ino)
+{
+	inode_set(img, ino, I_ROW, 4, inode_get(img, ino, I_DIRECT, 4));
+}
+
+/* A direct block in the metadata: block 1 (the inode table). */
+static void c_direct_range(uint8_t *img, uint32_t ino)
+{
+	inode_set(img, ino, I_DIRECT, 4, 1);
+}
+
 /* Entry 1 of the row block names the row block itself. */
 static void c_own_row(uint8_t *img, uint32_t ino)
 {
@@ -179,9 +191,10 @@ static void c_own_row(uint8_t *img, uint32_t ino)
 	le_put(img + block_off(img, row) + 4, 4, row);
 }
 
+/* Its one data block (a direct one), named as its attribute block too. */
 static void c_xattr(uint8_t *img, uint32_t ino)
 {
-	inode_set(img, ino, I_XATTR, 4, inode_get(img, ino, I_ROW, 4));
+	inode_set(img, ino, I_XATTR, 4, inode_get(img, ino, I_DIRECT, 4));
 }
 
 static const struct bad_entry bad_entries[] = {
@@ -195,7 +208,9 @@ static const struct bad_entry bad_entries[] = {
 	{ "negative size", 100, c_neg_size, false, EUCLEAN, true },
 	{ "size past s_maxbytes", 100, c_big, false, EUCLEAN, true },
 	{ "block count not the map's", 100, c_blocks, true, EUCLEAN, true },
-	{ "map naming its own row block", 100, c_own_row, true, EUCLEAN, true },
+	{ "map naming its own row block", BS + 100, c_own_row, true, EUCLEAN, true },
+	{ "direct block and a row block", 100, c_direct_row, false, EUCLEAN, true },
+	{ "direct block out of range", 100, c_direct_range, false, EUCLEAN, true },
 	{ "unknown inode flag", 0, c_flags, false, EUCLEAN, true },
 	{ "xattr block without the feature", 100, c_xattr, false, EUCLEAN, true },
 	{ "file without links", 0, c_links_0, false, EUCLEAN, true },

@@ -101,7 +101,13 @@ static int knob_crashed(void)
 
 /* ---- the tree every operation starts from ---- */
 
-static int put_pattern(const char *name, size_t len, unsigned int seed)
+/*
+ * A file of @len pattern bytes. @mapped: its blocks in a block map even
+ * when it has one block (written after block 1, which is then cut off),
+ * so that no file has a direct block.
+ */
+static int put_pattern_as(const char *name, size_t len, unsigned int seed,
+			  bool mapped)
 {
 	uint8_t buf[8192];
 	int fd = open(at(name), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -110,9 +116,18 @@ static int put_pattern(const char *name, size_t len, unsigned int seed)
 	if (fd < 0 || len > sizeof(buf))
 		return -1;
 	fill_pattern(buf, len, seed, 0);
+	if (mapped && len && pwrite(fd, buf, 1, FS_BS) != 1)
+		len = 0;
 	n = write(fd, buf, len);
+	if (mapped && ftruncate(fd, len))
+		n = -1;
 	close(fd);
 	return n == (ssize_t)len ? 0 : -1;
+}
+
+static int put_pattern(const char *name, size_t len, unsigned int seed)
+{
+	return put_pattern_as(name, len, seed, false);
 }
 
 static int fix_time(const char *name, time_t t)
@@ -176,8 +191,8 @@ static const char *long_value(char c)
  * Two directories with files of one and of several blocks, a symlink, a
  * subtree to move, empty directories to remove or replace, and unless
  * @plain (no feature in use yet) a file with two names (d1/multi,
- * d2/multi2), one with a 200-byte name, an attribute on d1/big and an
- * ACL on d2/victim.
+ * d2/multi2), one with a 200-byte name, an attribute on d1/big, an ACL
+ * on d2/victim and the one-block files in direct blocks.
  */
 static int make_tree(bool plain)
 {
@@ -190,9 +205,12 @@ static int make_tree(bool plain)
 	for (i = 0; i < ARRAY_SIZE(dirs); i++)
 		if (mkdir(at(dirs[i]), 0755))
 			return -1;
-	if (put_pattern("d1/small", 100, 1) || put_pattern("d1/big", 5000, 2) ||
-	    put_pattern("d2/victim", 200, 3) || put_pattern("d1/sub/x", 10, 4) ||
-	    put_pattern("d2/zero", 0, 5) || put_pattern("d1/multi", 300, 6) ||
+	if (put_pattern_as("d1/small", 100, 1, plain) ||
+	    put_pattern("d1/big", 5000, 2) ||
+	    put_pattern_as("d2/victim", 200, 3, plain) ||
+	    put_pattern_as("d1/sub/x", 10, 4, plain) ||
+	    put_pattern("d2/zero", 0, 5) ||
+	    put_pattern_as("d1/multi", 300, 6, plain) ||
 	    (!plain && put_pattern(long_a(), 50, 7)) ||
 	    symlink("small", at("d1/link")))
 		return -1;
@@ -393,6 +411,7 @@ static int op_append_in_block(void) { return append("d1/small", 100, 50); }
 static int op_append_new_blocks(void) { return append("d1/small", 100, 3000); }
 static int op_append_many_blocks(void) { return append("d2/victim", 200, 7000); }
 static int op_write_empty(void) { return append("d2/zero", 0, 3000); }
+static int op_write_direct(void) { return append("d2/zero", 0, 700); }
 static int op_write_past_hole(void) { return append("d1/big", 9000, 1000); }
 /* 64 blocks past a hole, the most one commit maps: a new row and column. */
 static int op_write_64_blocks(void)
@@ -402,6 +421,7 @@ static int op_write_64_blocks(void)
 static int op_truncate_down(void) { return truncate(at("d1/big"), 1500); }
 static int op_truncate_to_zero(void) { return truncate(at("d1/big"), 0); }
 static int op_truncate_up(void) { return truncate(at("d1/small"), 10000); }
+static int op_truncate_direct(void) { return truncate(at("d1/small"), 0); }
 
 static int do_fallocate(const char *name, int mode, off_t off, off_t len)
 {
@@ -556,6 +576,7 @@ FIXTURE_VARIANT_ADD(crash, exchange_same_dir) {
 FIXTURE_VARIANT_ADD(crash, append_in_block) {
 	.op = { "append_in_block", op_append_in_block },
 };
+/* d1/small's direct block goes into a new map (as with fallocate). */
 FIXTURE_VARIANT_ADD(crash, append_new_blocks) {
 	.op = { "append_new_blocks", op_append_new_blocks },
 };
@@ -566,6 +587,16 @@ FIXTURE_VARIANT_ADD(crash, write_into_empty_file) {
 	.op = { "write_into_empty_file", op_write_empty },
 };
 
+/* A direct block: a new one, a new map for one, one truncated away. */
+FIXTURE_VARIANT_ADD(crash, write_direct_block) {
+	.op = { "write_direct_block", op_write_direct },
+};
+FIXTURE_VARIANT_ADD(crash, first_direct_block) {
+	.op = { "first_direct_block", op_write_direct, true },
+};
+FIXTURE_VARIANT_ADD(crash, truncate_direct_to_zero) {
+	.op = { "truncate_direct_to_zero", op_truncate_direct },
+};
 FIXTURE_VARIANT_ADD(crash, write_past_a_hole) {
 	.op = { "write_past_a_hole", op_write_past_hole },
 };
@@ -844,8 +875,11 @@ TEST(image_without_journal_keeps_working)
 	ASSERT_EQ(0, umount(MNT));
 	img = nvram_map(&nv);
 	ASSERT_NE(NULL, img);
-	/* The tree's hard link, long name and attribute: those, no other. */
-	EXPECT_EQ(0x2 | 0x4 | 0x8, sb_get(img, SB_INCOMPAT, 4));
+	/*
+	 * The tree's hard link, long name, attribute and direct blocks:
+	 * those, no other.
+	 */
+	EXPECT_EQ(0x2 | 0x4 | 0x8 | 0x10, sb_get(img, SB_INCOMPAT, 4));
 	EXPECT_EQ(0, sb_get(img, SB_JOURNAL, 4));
 	munmap(img, nv.size);
 	EXPECT_EQ(0, run_fsck(&nv));

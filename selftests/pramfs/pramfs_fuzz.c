@@ -327,9 +327,12 @@ static void read_layout(const uint8_t *img, struct layout *l)
 			l->xattrs[l->nxattrs++] = row;
 			l->files[l->nfiles++] = row;
 		}
-		row = le_get(pi + I_ROW, 4);
 		if (!S_ISREG(le_get(pi + I_MODE, 2)) && !S_ISLNK(le_get(pi + I_MODE, 2)))
 			continue;
+		row = le_get(pi + I_DIRECT, 4);
+		if (row && (uint64_t)row * l->bs < FS_SIZE)
+			l->files[l->nfiles++] = row;
+		row = le_get(pi + I_ROW, 4);
 		if (!row || (uint64_t)row * l->bs >= FS_SIZE)
 			continue;
 		l->files[l->nfiles++] = row;

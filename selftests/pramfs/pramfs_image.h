@@ -34,7 +34,7 @@ enum {
 enum {
 	I_CSUM = 0, I_MODE = 4, I_LINKS = 6, I_UID = 8, I_SIZE = 16,
 	I_BLOCKS = 24, I_FLAGS = 28, I_XATTR = 56, I_ROW = 60, I_HEAD = 60,
-	I_TAIL = 64, I_NEXT = 68, I_PREV = 72, I_PARENT = 76, I_NAME = 80,
+	I_DIRECT = 64, I_TAIL = 64, I_NEXT = 68, I_PREV = 72, I_PARENT = 76, I_NAME = 80,
 };
 
 #define NAME_LEN	48

@@ -348,7 +348,7 @@ TEST_F_TIMEOUT(io, short_copy_retry_writes_on_into_the_same_block, 600)
 		if (ftruncate(fd, 0) || pwrite(fd, buf, bs, 0) != bs ||
 		    fstat(fd, &st) || pread(fd, back, bs, 0) != bs)
 			bad = 1;
-		else if (st.st_blocks != dense_blocks(1, bs) * (bs / 512) ||
+		else if (st.st_blocks != bs / 512 ||	/* a direct block */
 			 check_pattern(back, bs, 7, 0) >= 0)
 			bad = 2;
 	}
@@ -362,6 +362,74 @@ TEST_F_TIMEOUT(io, short_copy_retry_writes_on_into_the_same_block, 600)
 	munmap(map, 8192);
 	close(mfd);
 	free(back);
+}
+
+/* The file holds @blocks blocks and SEEK_HOLE from 0 finds @hole. */
+static void expect_file(struct __test_metadata *_metadata, int fd,
+			const struct counts *fresh, unsigned int bs,
+			unsigned long long blocks, off_t hole)
+{
+	expect_blocks(_metadata, fd, fresh, bs, blocks);
+	EXPECT_EQ(0, lseek(fd, 0, SEEK_DATA));
+	EXPECT_EQ(hole, lseek(fd, 0, SEEK_HOLE));
+}
+
+/*
+ * A file whose one block is block 0 holds that block alone, named by its
+ * record (no row, no column), until it needs a second one: then it holds
+ * a map, its first block kept. A sparse tail does not need one.
+ */
+TEST_F(io, a_one_block_file_holds_one_block)
+{
+	unsigned int bs = self->bs;
+	uint8_t *buf = malloc(bs);
+	int fd = create("f");
+
+	ASSERT_LE(0, fd);
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, write_pattern(fd, bs / 2, 5, 0));
+	expect_file(_metadata, fd, &self->fresh, bs, 1, bs / 2);
+	ASSERT_EQ(0, write_pattern(fd, bs / 2, 5, bs / 2));
+	expect_file(_metadata, fd, &self->fresh, bs, 1, bs);
+	/* Past block 0 only by the size: holes, no map. */
+	ASSERT_EQ(0, ftruncate(fd, 3 * bs));
+	expect_file(_metadata, fd, &self->fresh, bs, 1, bs);
+	EXPECT_EQ(-1, lseek(fd, bs, SEEK_DATA));
+	EXPECT_EQ(ENXIO, errno);
+	ASSERT_EQ(bs, pread(fd, buf, bs, 2 * bs));
+	EXPECT_EQ(-1, first_nonzero(buf, bs));
+	close(fd);
+	remount(_metadata, &self->nv);
+	fd = open(at("f"), O_RDWR);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, read_check(fd, bs, 5, 0));
+	expect_file(_metadata, fd, &self->fresh, bs, 1, bs);
+	/* A second block: the row, a column and both blocks. */
+	ASSERT_EQ(1, pwrite(fd, "x", 1, 2 * bs));
+	expect_file(_metadata, fd, &self->fresh, bs, 4, bs);
+	EXPECT_EQ(0, read_check(fd, bs, 5, 0));
+	/* Down to part of block 0 it stays mapped; to nothing it holds none. */
+	ASSERT_EQ(0, ftruncate(fd, bs / 4));
+	expect_file(_metadata, fd, &self->fresh, bs, 3, bs / 4);
+	EXPECT_EQ(0, read_check(fd, bs / 4, 5, 0));
+	ASSERT_EQ(0, ftruncate(fd, 0));
+	expect_blocks(_metadata, fd, &self->fresh, bs, 0);
+	/* Direct again, then truncated inside the block and to nothing. */
+	ASSERT_EQ(0, write_pattern(fd, bs, 6, 0));
+	expect_file(_metadata, fd, &self->fresh, bs, 1, bs);
+	ASSERT_EQ(0, ftruncate(fd, bs / 2));
+	ASSERT_EQ(0, ftruncate(fd, bs));
+	EXPECT_EQ(0, read_check(fd, bs / 2, 6, 0));
+	ASSERT_EQ(bs / 2, pread(fd, buf, bs / 2, bs / 2));
+	EXPECT_EQ(-1, first_nonzero(buf, bs / 2));
+	ASSERT_EQ(0, ftruncate(fd, 0));
+	expect_blocks(_metadata, fd, &self->fresh, bs, 0);
+	/* Two blocks at once are mapped from the start. */
+	ASSERT_EQ(0, write_pattern(fd, 2 * bs, 7, 0));
+	expect_file(_metadata, fd, &self->fresh, bs, dense_blocks(2, bs), 2 * bs);
+	close(fd);
+	free(buf);
+	expect_clean(_metadata, self);
 }
 
 TEST_F(io, truncate_down_frees_exactly_the_blocks_past_eof)

@@ -35,6 +35,9 @@ static u8 *first_data_block(struct pram_sb_info *sbi, u32 ino)
 	struct pram_inode *pi = sbi->virt_addr + pram_ino_offset(ino);
 	u32 row = le32_to_cpu(pi->i_type.reg.row_block), col, data;
 
+	data = le32_to_cpu(pi->i_type.reg.direct);
+	if (data && pram_block_valid(&sbi->geo, data))
+		return sbi->virt_addr + pram_block_offset(&sbi->geo, data);
 	if (!pram_block_valid(&sbi->geo, row))
 		return NULL;
 	col = le32_to_cpu(*(__le32 *)(sbi->virt_addr +
