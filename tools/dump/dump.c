@@ -2,8 +2,8 @@
 /*
  * pramfs-dump: show what a PRAMFS image holds (its superblocks, as
  * dumpe2fs -h does; an inode; a directory's entries and their links; a
- * file's block map), and rescue files out of it (--extract), also out of
- * an image the kernel refuses.
+ * file's block map or direct block), and rescue files out of it
+ * (--extract), also out of an image the kernel refuses.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -43,12 +43,13 @@ static void print_super(const struct pram_super_block *ps, const char *which,
 	       why ?: "");
 	printf("%-22s %#x\n", "magic", le32_to_cpu(ps->s_magic));
 	printf("%-22s %u\n", "revision", le32_to_cpu(ps->s_revision));
-	printf("%-22s %#x %#x %#x%s%s%s%s\n", "features (c/ro/in)",
+	printf("%-22s %#x %#x %#x%s%s%s%s%s\n", "features (c/ro/in)",
 	       le32_to_cpu(ps->s_feature_compat), le32_to_cpu(ps->s_feature_ro_compat),
 	       in, in & PRAM_FEATURE_INCOMPAT_JOURNAL ? " journal" : "",
 	       in & PRAM_FEATURE_INCOMPAT_LINKS ? " links" : "",
 	       in & PRAM_FEATURE_INCOMPAT_LONGNAMES ? " longnames" : "",
-	       in & PRAM_FEATURE_INCOMPAT_XATTR ? " xattr" : "");
+	       in & PRAM_FEATURE_INCOMPAT_XATTR ? " xattr" : "",
+	       in & PRAM_FEATURE_INCOMPAT_DIRECT ? " direct" : "");
 	printf("%-22s %.16s\n", "volume name", ps->s_volume_name);
 	printf("%-22s %02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x\n",
 	       "UUID", u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8],
@@ -172,6 +173,21 @@ static void dump_xattrs(struct pram_image *img, u32 ino, u32 block)
 	}
 }
 
+/*
+ * Where a regular file's or a symlink's blocks are: its row block and its
+ * direct block (INCOMPAT_DIRECT), one of them 0; a symlink's target
+ * block, and a direct block only when one is set, which refuses it.
+ */
+static void print_blocks(const struct pram_inode *pi, umode_t mode)
+{
+	u32 direct = le32_to_cpu(pi->i_type.reg.direct);
+
+	printf("%-22s %u\n", S_ISREG(mode) ? "row block" : "target block",
+	       le32_to_cpu(pi->i_type.reg.row_block));
+	if (S_ISREG(mode) || direct)
+		printf("%-22s %u\n", "direct block", direct);
+}
+
 static void dump_inode(struct pram_image *img, u32 ino)
 {
 	const struct pram_inode *pi = pram_img_inode(img, ino);
@@ -201,8 +217,7 @@ static void dump_inode(struct pram_image *img, u32 ino)
 		printf("%-22s head %u, tail %u\n", "entries",
 		       le32_to_cpu(pi->i_type.dir.head), le32_to_cpu(pi->i_type.dir.tail));
 	else if (S_ISREG(mode) || S_ISLNK(mode))
-		printf("%-22s %u\n", S_ISREG(mode) ? "row block" : "target block",
-		       le32_to_cpu(pi->i_type.reg.row_block));
+		print_blocks(pi, mode);
 	else if (S_ISCHR(mode) || S_ISBLK(mode))
 		printf("%-22s %#x\n", "rdev", le32_to_cpu(pi->i_type.dev.rdev));
 	printf("%-22s parent %u, prev %u, next %u\n", "entry",
@@ -257,6 +272,7 @@ static void dump_map(struct pram_image *img, u32 ino)
 {
 	const struct pram_inode *pi = pram_img_inode(img, ino);
 	u32 bits = img->geo.blocksize_bits, row = le32_to_cpu(pi->i_type.reg.row_block);
+	u32 direct = le32_to_cpu(pi->i_type.reg.direct);
 	u64 f, n = pram_blocks_for_size(bits, le64_to_cpu(pi->i_size));
 	u64 all = (u64)pram_map_entries(bits) * pram_map_entries(bits);
 	long b, start = 0, last = 0;
@@ -264,11 +280,14 @@ static void dump_map(struct pram_image *img, u32 ino)
 
 	if (!S_ISREG(le16_to_cpu(pi->i_mode)))
 		pram_die("inode %u is not a regular file", ino);
-	printf("Inode %u: row block %u, %" PRIu64 " blocks in its size\n", ino, row,
-	       (uint64_t)n);
-	/* Runs of file blocks onto consecutive data blocks, holes left out. */
+	printf("Inode %u: %s block %u, %" PRIu64 " blocks in its size\n", ino,
+	       direct ? "direct" : "row", direct ?: row, (uint64_t)n);
+	/*
+	 * Runs of file blocks onto consecutive data blocks, holes left out;
+	 * as the kernel reads them, through the direct block when it is set.
+	 */
 	for (f = 0; f <= all; f++) {
-		b = f < all ? pram_map_lookup(&img->geo, img->base, row, f) : 0;
+		b = f < all ? pram_file_lookup(&img->geo, img->base, pi, f) : 0;
 		if (start && (b != last + 1 || b <= 0)) {
 			printf("  file blocks %" PRIu64 "-%" PRIu64 ": blocks %ld-%ld\n",
 			       (uint64_t)from, (uint64_t)f - 1, start, last);

@@ -67,7 +67,7 @@ static bool extract_file(struct extract *x, u32 ino, const struct pram_inode *pi
 {
 	const struct pram_geometry *g = &x->img->geo;
 	u64 size = le64_to_cpu(pi->i_size), f, n;
-	u32 row = le32_to_cpu(pi->i_type.reg.row_block), bs = g->blocksize;
+	u32 bs = g->blocksize;
 	int fd = openat(x->dfd, x->name,
 			O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
 	long block;
@@ -77,11 +77,13 @@ static bool extract_file(struct extract *x, u32 ino, const struct pram_inode *pi
 		return false;
 	}
 	for (f = 0; f < pram_blocks_for_size(g->blocksize_bits, size); f++) {
-		block = pram_map_lookup(g, x->img->base, row, f);
+		/* Through the direct block (INCOMPAT_DIRECT) when it is set. */
+		block = pram_file_lookup(g, x->img->base, pi, f);
 		n = min_t(u64, bs, size - f * bs);
 		if (block < 0)
-			skip(x, "inode %u: file block %llu: bad map entry, left a hole",
-			     ino, (unsigned long long)f);
+			skip(x, "inode %u: file block %llu: bad %s, left a hole",
+			     ino, (unsigned long long)f,
+			     pi->i_type.reg.direct ? "direct block" : "map entry");
 		else if (block && pwrite(fd, pram_img_block(x->img, block), n,
 					 f * bs) != (ssize_t)n)
 			skip(x, "%s", strerror(errno));

@@ -3,10 +3,10 @@
  * fsck.pramfs pass 1B: blocks claimed by two inodes (or twice by one).
  * The lowest inode number keeps the block; each later claimant gets a
  * copy of it in a block nobody holds, or, when none is left, loses it
- * (its map entry cleared: a hole; a symlink is cleared), and is told
- * which. A map block held twice is taken from the later claimant with
- * what it maps (copying a map would copy its claims too). Then every
- * claim is made again, for pass 5.
+ * (its map entry or direct block cleared: a hole; a symlink is cleared),
+ * and is told which. A map block held twice is taken from the later
+ * claimant with what it maps (copying a map would copy its claims too).
+ * Then every claim is made again, for pass 5.
  */
 #include <stdlib.h>
 #include "fsck.h"
@@ -90,7 +90,7 @@ static void resolve(struct fsck *f, struct dups *d, u32 ino, __le32 *entry,
 				  block, owner, ino, ino))
 			return;
 		if (copy_block(f, entry)) {
-			/* A symlink's entry is in its record. */
+			/* A symlink's or a direct file's entry is in its record. */
 			pram_img_resum(&f->img, ino);
 			return;
 		}
@@ -103,6 +103,13 @@ static void resolve(struct fsck *f, struct dups *d, u32 ino, __le32 *entry,
 		printf("  No free block for the copy: the block is taken from inode %u (a hole).\n",
 		       ino);
 		*entry = 0;
+		/*
+		 * A direct file is then all holes, and holds no block: left
+		 * counted, pass 1 would find a count without a map and clear
+		 * the file.
+		 */
+		if (entry == &pi->i_type.reg.direct)
+			pi->i_blocks = 0;
 	} else {
 		if (!fsck_problem(f, PR_DUP_BLOCK, "Map block %u of inode %u is held by inode %u too: taken from inode %u with what it maps",
 				  block, ino, owner, ino))
@@ -152,6 +159,8 @@ void fsck_claim_all(struct fsck *f)
 		row = le32_to_cpu(pi->i_type.reg.row_block);
 		if (!(*fsck_state(f, ino) & IN_USED))
 			continue;
+		if (S_ISREG(mode) && pi->i_type.reg.direct)
+			fsck_claim(f, le32_to_cpu(pi->i_type.reg.direct));
 		if (!row || (!S_ISREG(mode) && !S_ISLNK(mode)))
 			continue;
 		fsck_claim(f, row);
@@ -174,7 +183,7 @@ void fsck_claim_all(struct fsck *f)
  */
 void fsck_pass1b(struct fsck *f)
 {
-	u32 ino, end = PRAM_ROOT_INO + f->g->inodes_count, row;
+	u32 ino, end = PRAM_ROOT_INO + f->g->inodes_count, row, direct;
 	struct dups d = { };
 	struct pram_inode *pi;
 	umode_t mode;
@@ -191,6 +200,10 @@ void fsck_pass1b(struct fsck *f)
 		row = le32_to_cpu(pi->i_type.reg.row_block);
 		if (row && test_bit_le(row, f->dup))
 			resolve(f, &d, ino, &pi->i_type.reg.row_block, S_ISREG(mode));
+		/* A direct block (INCOMPAT_DIRECT) is a data block in the record. */
+		direct = le32_to_cpu(pi->i_type.reg.direct);
+		if (direct && S_ISREG(mode) && test_bit_le(direct, f->dup))
+			resolve(f, &d, ino, &pi->i_type.reg.direct, false);
 		row = le32_to_cpu(pi->i_type.reg.row_block);
 		if (row && S_ISREG(mode))
 			pram_map_walk(f->g, f->img.base, row, row, resolve_entry, &r);

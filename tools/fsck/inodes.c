@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * fsck.pramfs pass 1: every inode slot, with the kernel's own checks
- * (pram_inode_check()), and every block map and symlink block; the
- * blocks they hold are claimed, and a block claimed twice is left to
- * pass 1B. Attribute blocks are checked and claimed after all of those:
- * a bad one, or one another inode holds, costs its inode the attributes
- * only. Link counts and names are judged later (passes 2 and 4), so
- * the record is checked with them set right. Link entries are checked as
- * records here, what they name in pass 2; name records alone here, and
- * kept in pass 3 only if a valid name holds them.
+ * (pram_inode_check()), and every block map, direct block and symlink
+ * block; the blocks they hold are claimed, and a block claimed twice is
+ * left to pass 1B. Attribute blocks are checked and claimed after all
+ * of those: a bad one, or one another inode holds, costs its inode the
+ * attributes only. Link counts and names are judged later (passes 2 and
+ * 4), so the record is checked with them set right. Link entries are
+ * checked as records here, what they name in pass 2; name records alone
+ * here, and kept in pass 3 only if a valid name holds them.
  */
 #include <stdlib.h>
 #include "fsck.h"
@@ -173,7 +173,7 @@ static int pass1_map_entry(void *arg, const struct pram_map_ent *e)
 	return 0;
 }
 
-/* i_blocks against the @blocks a file's map holds. */
+/* i_blocks against the @blocks a file's map, or its direct block, holds. */
 static void check_blocks(struct fsck *f, u32 ino, u32 blocks)
 {
 	struct pram_inode *pi = pram_img_inode(&f->img, ino);
@@ -190,6 +190,7 @@ static void pass1_map(struct fsck *f, u32 ino)
 {
 	struct pram_inode *pi = pram_img_inode(&f->img, ino);
 	u32 row = le32_to_cpu(pi->i_type.reg.row_block), blocks = 0;
+	u32 direct = le32_to_cpu(pi->i_type.reg.direct);
 	struct pass1_map m = { .f = f, .ino = ino, .blocks = 1 };
 
 	if (row) {
@@ -197,6 +198,15 @@ static void pass1_map(struct fsck *f, u32 ino)
 		if (!m.shared)
 			pram_map_walk(f->g, f->img.base, row, row, pass1_map_entry, &m);
 		blocks = m.blocks;
+	} else if (direct) {
+		/*
+		 * INCOMPAT_DIRECT: file block 0 named in the record, which
+		 * pram_inode_check() has found in the data area and with no
+		 * row block. A data block like any a map names: held before,
+		 * it is pass 1B's, and there is nothing under it to skip.
+		 */
+		fsck_claim(f, direct);
+		blocks = 1;
 	}
 	/* Counted when pass 1 runs again, after pass 1B. */
 	if (m.shared)

@@ -71,4 +71,14 @@ name-rec-orphan 1 -
 unlisted-name 1 f4
 link-orphan-dir 1 -
 xattr-bad 4 -
-xattr-shared 4 f5"
+xattr-shared 4 f5
+direct-dup 4 f2
+direct-dup-full 4 f2
+direct-range 4 f2
+direct-nofeature 4 f2"
+
+# What pramfs-corrupt makes valid, for what mkfs.pramfs -d never makes:
+# fsck.pramfs -fn and -fy find nothing (0), and every file extracts as it
+# went in. direct: /a/f2 a direct file (INCOMPAT_DIRECT), as the kernel
+# leaves one; the direct-* cases above break one.
+VALID_CASES="direct"

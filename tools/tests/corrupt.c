@@ -431,6 +431,75 @@ static void c_name_rec_orphan(void)
 			   sizeof(name) - 1, 0);
 }
 
+/* Block @b back to free, counted (the superblocks are committed after). */
+static void free_block(u32 b)
+{
+	memset(pram_img_block(&img, b), 0, img.geo.blocksize);
+	__clear_bit_le(b, pram_img_bitmap(&img));
+	le32_add_cpu(&img.sb->s_free_blocks_count, 1);
+}
+
+/*
+ * /a/f2, a file of one block, made a direct file as the kernel makes one
+ * (mkfs.pramfs -d never does): its data block named in its record, its
+ * row and column blocks freed, i_blocks 1, and INCOMPAT_DIRECT set in
+ * both superblocks if @feature.
+ */
+static u32 make_direct(bool feature)
+{
+	u32 f2 = ino("/a/f2");
+	struct pram_inode *pi = rec(f2);
+	u32 row = le32_to_cpu(pi->i_type.reg.row_block);
+	u32 col = le32_to_cpu(((__le32 *)pram_img_block(&img, row))[0]);
+
+	if (le32_to_cpu(pi->i_blocks) != 3)
+		pram_die("/a/f2: not a file of one block");
+	pi->i_type.reg.direct = first_entry("/a/f2")[0];
+	pi->i_type.reg.row_block = 0;
+	pi->i_blocks = cpu_to_le32(1);
+	resum(f2);
+	free_block(col);
+	free_block(row);
+	if (feature)
+		pram_img_set_incompat(&img, PRAM_FEATURE_INCOMPAT_DIRECT);
+	pram_img_super_commit(&img);
+	return f2;
+}
+
+/* /a/f2 a direct file naming @block, its own block freed. */
+static void redirect(u32 block)
+{
+	u32 f2 = make_direct(true);
+
+	free_block(le32_to_cpu(rec(f2)->i_type.reg.direct));
+	pram_img_super_commit(&img);
+	rec(f2)->i_type.reg.direct = cpu_to_le32(block);
+	resum(f2);
+}
+
+/* Not a corruption: a valid direct file, as the kernel leaves one. */
+static void c_direct(void) { make_direct(true); }
+
+/* /a/f2's direct block is /a/f1's first data block. */
+static void c_direct_dup(void) { redirect(le32_to_cpu(first_entry("/a/f1")[0])); }
+
+/* The same, with every free block marked used: no block for a copy. */
+static void c_direct_dup_full(void)
+{
+	u32 b;
+
+	c_direct_dup();
+	while (!pram_bitmap_alloc(pram_img_bitmap(&img), &img.geo, img.geo.data_start, &b))
+		;
+	img.sb->s_free_blocks_count = 0;
+	pram_img_super_commit(&img);
+}
+
+static void c_direct_range(void) { redirect(img.geo.blocks_count + 5); }
+
+/* A valid direct file, but the superblocks lack INCOMPAT_DIRECT. */
+static void c_direct_nofeature(void) { make_direct(false); }
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -454,6 +523,9 @@ static const struct {
 	{ "name-rec-bad", c_name_rec_bad }, { "name-rec-orphan", c_name_rec_orphan },
 	{ "unlisted-name", c_unlisted_name }, { "link-orphan-dir", c_link_orphan_dir },
 	{ "xattr-bad", c_xattr_bad },	{ "xattr-shared", c_xattr_shared },
+	{ "direct", c_direct },		{ "direct-dup", c_direct_dup },
+	{ "direct-dup-full", c_direct_dup_full }, { "direct-range", c_direct_range },
+	{ "direct-nofeature", c_direct_nofeature },
 };
 
 int main(int argc, char **argv)

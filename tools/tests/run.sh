@@ -5,9 +5,10 @@
 # its -d errors; every case of the corruption table (pramfs-corrupt):
 # fsck.pramfs -n finds it (4), -y repairs it (1), then -n and a second -y
 # find nothing (0), and -p repairs it (1) or stops (4) as the problem
-# table says; pramfs-dump shows and extracts, also from an image whose
-# superblocks both fail. The guest half (the kernel mounting what the
-# tools made and repaired) is qemu/tests/tools.sh.
+# table says; what pramfs-corrupt makes valid (a direct file) checks
+# clean and extracts whole; pramfs-dump shows and extracts, also from an
+# image whose superblocks both fail. The guest half (the kernel mounting
+# what the tools made and repaired) is qemu/tests/tools.sh.
 #
 # tools/tests/run.sh [BUILD_DIR]: the tools are built into BUILD_DIR
 # (default build/tools-asan).
@@ -111,15 +112,17 @@ says "many/d/one-more: too many links" "mkfs -d: 65534 subdirectories" \
 rm -rf "$work/many" "$work/many.img"
 
 # ---- the corruption table (cases.sh) ----
-[ "$(echo "$CASES" | wc -l)" -eq "$("$CORRUPT" --list | wc -l)" ] || bad "the table and pramfs-corrupt --list differ"
-# After dup-block: /a/f1 (the lower inode) keeps its blocks, and /a/f2
-# holds none of them (seen through pramfs-dump, not fsck).
+[ "$(printf '%s\n' "$CASES" "$VALID_CASES" | wc -l)" -eq "$("$CORRUPT" --list | wc -l)" ] ||
+	bad "the tables and pramfs-corrupt --list differ"
+# After dup-block and direct-dup: /a/f1 (the lower inode) keeps its
+# blocks, and /a/f2 holds none of them (seen through pramfs-dump, not
+# fsck).
 blocks_of() { "$DUMP" -m "$2" "$1" | sed -n 's/.*: blocks \([0-9]*\)-\([0-9]*\)$/\1 \2/p' |
 	while read -r a b; do seq "$a" "$b"; done; }
 check_dup() {
 	if [ "$(blocks_of "$1" /a/f1)" = "$(blocks_of "$work/base.img" /a/f1)" ] &&
 	   [ -z "$(comm -12 <(blocks_of "$1" /a/f1 | sort) <(blocks_of "$1" /a/f2 | sort))" ]; then ok
-	else bad "dup-block: f1 must keep its blocks and share none with f2"; fi
+	else bad "$2: f1 must keep its blocks and share none with f2"; fi
 }
 # After orphan: /a/f5 in /lost+found with its bytes; after orphan-dir: /b
 # there with its entry; after deleted: /a/f5 freed, not brought back;
@@ -132,6 +135,14 @@ check_moved() {
 	deleted) [ ! -e "$work/x/lost+found/f5" ] && [ ! -e "$work/x/a/f5" ] ;;
 	# f4 lives on through /c/f4-link, as a record the kernel takes.
 	unlisted-name) "$DUMP" -i /c/f4-link "$work/$1.img" | grep -q '^Inode [0-9]*: regular, valid$' ;;
+	# f2's direct block was f1's first: f2 keeps a copy of it as its
+	# direct block; with no block free for a copy, a hole of no blocks.
+	direct-dup) [ "$(stat -c %s "$work/x/a/f2")" = 900 ] && cmp -s -n 900 "$tree/a/f1" "$work/x/a/f2" &&
+		"$DUMP" -i /a/f2 "$work/$1.img" | grep -qE '^direct block +[1-9]' ;;
+	direct-dup-full) cmp -s <(head -c 900 /dev/zero) "$work/x/a/f2" &&
+		"$DUMP" -i /a/f2 "$work/$1.img" | grep -qE '^blocks +0$' ;;
+	# A direct block the record may not name: cleared, as a bad row block.
+	direct-range | direct-nofeature) [ ! -e "$work/x/a/f2" ] && [ ! -e "$work/x/lost+found/f2" ] ;;
 	*) return ;;
 	esac
 	right=$?
@@ -157,10 +168,41 @@ while read -r c preen changed; do
 	"$DUMP" --extract / "$work/x" "$img" >/dev/null 2>&1
 	if diff -r "${excl[@]}" "$tree" "$work/x" >/dev/null; then ok
 	else bad "$c: a file the case does not touch changed"; fi
-	[ "$c" = dup-block ] && check_dup "$img"
+	case $c in dup-block | direct-dup) check_dup "$img" "$c" ;; esac
 	check_moved "$c"
 	cp "$img" "$work/repaired/$c.img"
 done <<<"$CASES"
+
+# ---- what pramfs-corrupt makes valid (cases.sh) ----
+# direct: the feature shown, the block in the record and no map, and
+# pramfs-dump -m shows it as file block 0.
+check_valid() {
+	local img=$work/$1.img b
+	case $1 in
+	direct)
+		b=$("$DUMP" -i /a/f2 "$img" | sed -n 's/^direct block  *//p')
+		[ "${b:-0}" -gt 0 ] &&
+		"$DUMP" "$img" | grep -qE '^features.* xattr direct$' &&
+		"$DUMP" -i /a/f2 "$img" | grep -qE '^row block +0$' &&
+		"$DUMP" -i /a/f2 "$img" | grep -qE '^blocks +1$' &&
+		"$DUMP" -m /a/f2 "$img" | grep -qx "  file blocks 0-0: blocks $b-$b" ;;
+	*) false ;;
+	esac
+}
+while read -r c; do
+	img=$work/$c.img
+	if ! cp "$work/base.img" "$img" || ! "$CORRUPT" "$img" "$c"; then
+		bad "make $c"
+		continue
+	fi
+	expect 0 "$c: fsck -n finds nothing" "$FSCK" -fn "$img"
+	expect 0 "$c: fsck -p finds nothing" "$FSCK" -fp "$img"
+	expect 0 "$c: fsck -y finds nothing" "$FSCK" -fy "$img"
+	rm -rf "$work/x"
+	expect 0 "$c: pramfs-dump --extract /" "$DUMP" --extract / "$work/x" "$img"
+	if diff -r "$tree" "$work/x" >/dev/null; then ok; else bad "$c: extract: the tree differs"; fi
+	if check_valid "$c"; then ok; else bad "$c: what pramfs-dump shows"; fi
+done <<<"$VALID_CASES"
 
 # ---- fsck.pramfs: operational errors and usage ----
 expect 8 "fsck of a missing file" "$FSCK" -n "$work/none.img"
