@@ -103,19 +103,19 @@ static void resolve(struct fsck *f, struct dups *d, u32 ino, __le32 *entry,
 		printf("  No free block for the copy: the block is taken from inode %u (a hole).\n",
 		       ino);
 		*entry = 0;
-		/*
-		 * A direct file is then all holes, and holds no block: left
-		 * counted, pass 1 would find a count without a map and clear
-		 * the file.
-		 */
-		if (entry == &pi->i_type.reg.direct)
-			pi->i_blocks = 0;
 	} else {
 		if (!fsck_problem(f, PR_DUP_BLOCK, "Map block %u of inode %u is held by inode %u too: taken from inode %u with what it maps",
 				  block, ino, owner, ino))
 			return;
 		*entry = 0;
 	}
+	/*
+	 * Without its row or direct block the file is all holes and holds
+	 * no block: left counted, pass 1 would find a count without a map
+	 * and clear the file.
+	 */
+	if (entry == &pi->i_type.reg.direct || entry == &pi->i_type.reg.row_block)
+		pi->i_blocks = 0;
 	/* i_blocks: counted again when pass 1 restarts. */
 	pram_img_resum(&f->img, ino);
 }

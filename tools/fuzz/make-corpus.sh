@@ -8,7 +8,7 @@
 # an inode deleted while open, an orphaned directory, a cycle, a block
 # held twice, both superblocks bad, a link entry naming a free inode, one
 # in no directory, a bad name record, a bad attribute block, a direct
-# block (a good one, and one held twice).
+# block (a good one, and one held twice), a row block held twice.
 set -eu
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 . "$REPO/tools/tests/cases.sh"
@@ -29,7 +29,7 @@ for bs in 512 1024 2048 4096; do
 		-d "$work/tree" "$OUT/bs$bs.img" $size
 done
 for c in journal-undo journal-head deleted orphan-dir cycle dup-block sb-both \
-	link-target link-orphan name-rec-bad xattr-bad direct direct-dup; do
+	link-target link-orphan name-rec-bad xattr-bad direct direct-dup dup-row; do
 	cp "$OUT/bs1024.img" "$OUT/$c.img"
 	"$T/pramfs-corrupt" "$OUT/$c.img" "$c"
 done

@@ -157,6 +157,15 @@ static void c_map_range(void)
 
 static void c_dup_block(void) { first_entry("/a/f2")[0] = first_entry("/a/f1")[0]; }
 
+/* /a/f2's row block is /a/f1's: f2 loses its map, not its name. */
+static void c_dup_row(void)
+{
+	u32 f2 = ino("/a/f2");
+
+	rec(f2)->i_type.reg.row_block = rec(ino("/a/f1"))->i_type.reg.row_block;
+	resum(f2);
+}
+
 static void c_i_blocks(void)
 {
 	u32 f1 = ino("/a/f1");
@@ -525,7 +534,7 @@ static const struct {
 	{ "xattr-bad", c_xattr_bad },	{ "xattr-shared", c_xattr_shared },
 	{ "direct", c_direct },		{ "direct-dup", c_direct_dup },
 	{ "direct-dup-full", c_direct_dup_full }, { "direct-range", c_direct_range },
-	{ "direct-nofeature", c_direct_nofeature },
+	{ "direct-nofeature", c_direct_nofeature }, { "dup-row", c_dup_row },
 };
 
 int main(int argc, char **argv)

@@ -141,6 +141,9 @@ check_moved() {
 		"$DUMP" -i /a/f2 "$work/$1.img" | grep -qE '^direct block +[1-9]' ;;
 	direct-dup-full) cmp -s <(head -c 900 /dev/zero) "$work/x/a/f2" &&
 		"$DUMP" -i /a/f2 "$work/$1.img" | grep -qE '^blocks +0$' ;;
+	# f2's row block was f1's: f2 stays, 900 bytes of holes, no block.
+	dup-row) cmp -s <(head -c 900 /dev/zero) "$work/x/a/f2" &&
+		"$DUMP" -i /a/f2 "$work/$1.img" | grep -qE '^blocks +0$' ;;
 	# A direct block the record may not name: cleared, as a bad row block.
 	direct-range | direct-nofeature) [ ! -e "$work/x/a/f2" ] && [ ! -e "$work/x/lost+found/f2" ] ;;
 	*) return ;;
@@ -168,7 +171,7 @@ while read -r c preen changed; do
 	"$DUMP" --extract / "$work/x" "$img" >/dev/null 2>&1
 	if diff -r "${excl[@]}" "$tree" "$work/x" >/dev/null; then ok
 	else bad "$c: a file the case does not touch changed"; fi
-	case $c in dup-block | direct-dup) check_dup "$img" "$c" ;; esac
+	case $c in dup-block | direct-dup | dup-row) check_dup "$img" "$c" ;; esac
 	check_moved "$c"
 	cp "$img" "$work/repaired/$c.img"
 done <<<"$CASES"
