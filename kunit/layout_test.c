@@ -414,6 +414,20 @@ static void pi_direct_row(struct pram_inode *pi, const struct pram_geometry *g)
 	pi->i_blocks = cpu_to_le32(2);
 }
 
+/* The direct block named as the attribute block too. */
+static void pi_direct_xattr(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi_direct(pi, g);
+	pi->i_xattr = pi->i_type.reg.direct;
+}
+
+/* The row block (a symlink's target block) named as the attribute block. */
+static void pi_row_xattr(struct pram_inode *pi, const struct pram_geometry *g)
+{
+	pi->i_type.reg.row_block = cpu_to_le32(g->data_start + 2);
+	pi->i_xattr = pi->i_type.reg.row_block;
+}
+
 static void pi_direct_0(struct pram_inode *pi, const struct pram_geometry *g)
 {
 	pi_direct(pi, g);
@@ -710,6 +724,15 @@ static const struct inode_case inode_cases[] = {
 	  "block map out of range", DIRECT },
 	{ "symlink with a direct block, direct feature", S_IFLNK | 0777,
 	  pi_direct, 0, true, "reserved field set", DIRECT },
+	{ "direct block that is the attribute block", S_IFREG | 0644,
+	  pi_direct_xattr, 0, true, "attribute block is a block of the file",
+	  DIRECT | PRAM_FEATURE_INCOMPAT_XATTR },
+	{ "row block that is the attribute block", S_IFREG | 0644,
+	  pi_row_xattr, 0, true, "attribute block is a block of the file",
+	  PRAM_FEATURE_INCOMPAT_XATTR },
+	{ "symlink block that is the attribute block", S_IFLNK | 0777,
+	  pi_row_xattr, 0, true, "attribute block is a block of the file",
+	  PRAM_FEATURE_INCOMPAT_XATTR },
 	/* The other types' halves of i_type are not a map. */
 	{ "directory with entries, direct feature", S_IFDIR | 0755, pi_dir, 0,
 	  true, NULL, DIRECT },

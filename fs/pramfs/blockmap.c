@@ -261,12 +261,24 @@ EXPORT_SYMBOL_IF_KUNIT(pram_map_seek);
  *
  * A file of one block, file block 0, may name it in i_type.reg.direct
  * (PRAM_FEATURE_INCOMPAT_DIRECT) with row_block 0: every other file
- * block is a hole. The kernel reads the record while a write may be
- * turning such a file into a mapped one; that write sets row_block in
- * one record write and clears direct in a second, so direct is read
- * first: while it is set it is right, and once it reads 0 the row is
- * there.
+ * block is a hole. A read fault reads the record while a write may be
+ * turning such a file into a mapped one: that write stores row_block,
+ * then (after smp_wmb()) clears direct, so direct is read first, then
+ * (after smp_rmb()) row_block: while direct is set it is right, and once
+ * it reads 0 the row is there.
  */
+
+/* The file's direct block, or 0 with its row block in *@row. */
+static u32 pram_file_root(const struct pram_inode *pi, u32 *row)
+{
+	u32 direct = le32_to_cpu(READ_ONCE(pi->i_type.reg.direct));
+
+	if (!direct) {
+		smp_rmb();	/* pairs with pram_record_row()'s smp_wmb() */
+		*row = le32_to_cpu(READ_ONCE(pi->i_type.reg.row_block));
+	}
+	return direct;
+}
 
 /**
  * pram_file_run() - pram_map_run() for the file whose record is @pi
@@ -282,13 +294,11 @@ EXPORT_SYMBOL_IF_KUNIT(pram_map_seek);
 long pram_file_run(const struct pram_geometry *g, const void *base,
 		   const struct pram_inode *pi, u64 fblock, u64 max, u64 *run)
 {
-	u32 entries = pram_map_entries(g->blocksize_bits);
-	u32 direct = le32_to_cpu(READ_ONCE(pi->i_type.reg.direct));
+	u32 entries = pram_map_entries(g->blocksize_bits), row;
+	u32 direct = pram_file_root(pi, &row);
 
 	if (!direct)
-		return pram_map_run(g, base,
-				    le32_to_cpu(READ_ONCE(pi->i_type.reg.row_block)),
-				    fblock, max, run);
+		return pram_map_run(g, base, row, fblock, max, run);
 	*run = fblock ? min_t(u64, max, entries - (fblock & (entries - 1))) : 1;
 	if (!pram_block_valid(g, direct))
 		return -EUCLEAN;
@@ -328,12 +338,10 @@ EXPORT_SYMBOL_IF_KUNIT(pram_file_lookup);
 s64 pram_file_seek(const struct pram_geometry *g, const void *base,
 		   const struct pram_inode *pi, u64 from, u64 end, bool data)
 {
-	u32 direct = le32_to_cpu(READ_ONCE(pi->i_type.reg.direct));
+	u32 row, direct = pram_file_root(pi, &row);
 
 	if (!direct)
-		return pram_map_seek(g, base,
-				     le32_to_cpu(READ_ONCE(pi->i_type.reg.row_block)),
-				     from, end, data);
+		return pram_map_seek(g, base, row, from, end, data);
 	if (!pram_block_valid(g, direct))
 		return -EUCLEAN;
 	if (from >= end)

@@ -56,7 +56,7 @@ struct pram_reserve {
 
 /* Where file block @fblock goes in the map, and the data block for it. */
 struct pram_slot {
-	__le32	*entry;		/* its column entry */
+	__le32	*entry;		/* its column entry; NULL for a direct block */
 	u32	block;		/* the data block */
 	bool	fresh;		/* reserved: unmapped, contents undefined */
 };
@@ -178,7 +178,9 @@ static int pram_map_corrupt(struct inode *inode)
  *
  * The map is read without a lock: its entries are single aligned words,
  * set only after the blocks they name are written, and a block is freed
- * only under the file's i_rwsem and invalidate_lock, both held.
+ * only under the file's i_rwsem and invalidate_lock, both held. The
+ * record's direct block and row block are read in the order
+ * pram_record_row() writes them (pram_file_run()).
  *
  * Return: the block number, 0 for a hole, or -EUCLEAN (logged).
  */
@@ -248,6 +250,42 @@ static void pram_link_map_block(struct inode *inode, __le32 *entry, u32 block)
 }
 
 /*
+ * Point the open record @pi at a new row block; a direct file's block is
+ * then column 0's entry 0. The row is named before the direct block
+ * stops being named, so that a lockless lookup (pram_file_run()) finds
+ * block 0 all along.
+ */
+static void pram_record_row(struct pram_inode *pi, u32 row)
+{
+	WRITE_ONCE(pi->i_type.reg.row_block, cpu_to_le32(row));
+	smp_wmb();	/* pairs with pram_file_root()'s smp_rmb() */
+	WRITE_ONCE(pi->i_type.reg.direct, 0);
+}
+
+/*
+ * Link a new row block now, in a transaction of its own (or the
+ * caller's), with @col (or 0), a direct file's new column that the row
+ * already names: claimed, counted and named by the record.
+ */
+static void pram_link_row(struct inode *inode, u32 row, u32 col)
+{
+	struct super_block *sb = inode->i_sb;
+	/* Ascending, as pram_claim_blocks() takes them; just @row without @col. */
+	u32 claim[2] = { min(row, col ?: row), max(row, col) };
+	unsigned int n = col ? 2 : 1;
+	struct pram_inode *pi;
+
+	pram_tx_begin(sb);
+	pram_claim_blocks(sb, claim, n);
+	pram_add_blocks(inode, n);
+	pi = pram_record_begin(sb, inode->i_ino);
+	pram_record_row(pi, row);
+	pram_inode_to_record(inode, pi);
+	pram_record_end(sb, pi);
+	pram_tx_end(sb);
+}
+
+/*
  * A new map block, zeroed. Within a write (@res) it waits in @res to be
  * linked with the entries it holds (pram_commit_blocks()); otherwise it
  * is linked now.
@@ -269,8 +307,9 @@ static int pram_new_map_block(struct inode *inode, struct pram_reserve *res,
 	} else {
 		/* Linked now: no write, or (never seen) more columns at once. */
 		if (res && res->new_row) {
-			pram_link_map_block(inode, NULL, res->new_row);
+			pram_link_row(inode, res->new_row, res->direct_col);
 			res->new_row = 0;
+			res->direct_col = 0;
 		}
 		pram_link_map_block(inode, entry, *block);
 	}
@@ -303,8 +342,8 @@ struct pram_link {
 	unsigned int	nclaim;
 	u32		row;			/* a new row block, or 0 */
 	u32		rows;			/* the row block they go in */
-	u32		cols[PRAM_NEW_COLS];	/* new column blocks */
-	u32		col_r[PRAM_NEW_COLS];	/* their row entries */
+	u32		cols[PRAM_NEW_COLS + 1];	/* new column blocks */
+	u32		col_r[PRAM_NEW_COLS + 1];	/* their row entries */
 	unsigned int	ncols;
 };
 
@@ -345,8 +384,11 @@ static void pram_link_new_maps(struct inode *inode, struct pram_reserve *res,
 		l->claim[l->nclaim++] = l->row;
 		res->new_row = 0;
 	}
+	/* A direct file's new column: already named by the row, entry 0. */
 	if (res->direct_col) {
 		l->claim[l->nclaim++] = res->direct_col;
+		l->col_r[l->ncols] = 0;
+		l->cols[l->ncols++] = res->direct_col;
 		res->direct_col = 0;
 	}
 	for (i = 0, j = 0; i < res->new_cols; i++) {
@@ -416,10 +458,10 @@ static void pram_drop_new_maps(struct super_block *sb, struct pram_reserve *res)
 		pram_unreserve_blocks(sb, &res->new_row, 1);
 	if (res->direct_col)
 		pram_unreserve_blocks(sb, &res->direct_col, 1);
-	res->direct_col = 0;
 	for (i = 0; i < res->new_cols; i++)
 		pram_unreserve_blocks(sb, &res->new_col[i].block, 1);
 	res->new_row = 0;
+	res->direct_col = 0;
 	res->new_cols = 0;
 }
 
@@ -459,32 +501,20 @@ static int pram_map_column(struct inode *inode, u64 fblock,
 /* ---- a file of one block, named by its record (INCOMPAT_DIRECT) ---- */
 
 /*
- * Point the open record @pi at a new row block; a direct file's block is
- * then column 0's entry 0. The row is named before the direct block
- * stops being named, so that a lockless lookup (pram_file_run()) finds
- * block 0 all along.
- */
-static void pram_record_row(struct pram_inode *pi, u32 row)
-{
-	WRITE_ONCE(pi->i_type.reg.row_block, cpu_to_le32(row));
-	WRITE_ONCE(pi->i_type.reg.direct, 0);
-}
-
-/*
  * A direct file that is to hold a second block gets a row block and a
  * column first, both zeroed and filled before anything points to them:
  * the row's entry 0 names the column, whose entry 0 names the direct
  * block. Within a write (@res) they wait there to be linked with the
  * write's first entries (pram_commit_blocks()), so that a power cut
  * leaves the file as it was or with the new blocks; otherwise (inside
- * fallocate's transaction) they are linked now.
+ * fallocate's transaction) they are linked now, and stay linked if the
+ * fallocate then fails (ENOSPC), as the blocks it mapped before do.
  */
 static int pram_undirect(struct inode *inode, u32 direct,
 			 struct pram_reserve *res)
 {
 	struct super_block *sb = inode->i_sb;
-	struct pram_inode *pi;
-	u32 row, col, claim[2];
+	u32 row, col;
 	int err;
 
 	if (!pram_block_valid(&PRAM_SB(sb)->geo, direct))
@@ -504,18 +534,9 @@ static int pram_undirect(struct inode *inode, u32 direct,
 	if (res) {
 		res->new_row = row;
 		res->direct_col = col;
-		return 0;
+	} else {
+		pram_link_row(inode, row, col);
 	}
-	claim[0] = min(row, col);
-	claim[1] = max(row, col);
-	pram_tx_begin(sb);
-	pram_claim_blocks(sb, claim, 2);
-	pram_add_blocks(inode, 2);
-	pi = pram_record_begin(sb, inode->i_ino);
-	pram_record_row(pi, row);
-	pram_inode_to_record(inode, pi);
-	pram_record_end(sb, pi);
-	pram_tx_end(sb);
 	return 0;
 }
 
@@ -590,8 +611,9 @@ static u32 pram_pending_block(const struct pram_reserve *res,
 }
 
 /*
- * The data block for @fblock: the mapped one, or a fresh one that the
- * caller fills and then maps with pram_map_commit() (or frees).
+ * The data block for @fblock: the mapped one (or the direct one), or a
+ * fresh one that the caller fills and then maps with pram_map_commit()
+ * (or, a direct block, pram_commit_direct()), or frees.
  */
 static int pram_map_slot(struct inode *inode, u64 fblock,
 			 struct pram_reserve *res, struct pram_slot *slot)
@@ -679,6 +701,9 @@ static void pram_commit_pending(struct inode *inode, struct pram_reserve *res)
 static void pram_map_commit_later(struct inode *inode, struct pram_slot *slot,
 				  struct pram_reserve *res)
 {
+	/* A direct block is committed by pram_fill_block(), never here. */
+	if (WARN_ON_ONCE(!slot->entry))
+		return;
 	if (res->pending && (slot->entry != res->entry + res->pending ||
 			     res->pending == PRAM_RESERVE))
 		pram_commit_pending(inode, res);
@@ -1071,7 +1096,10 @@ static void pram_free_row(struct inode *inode, u32 row)
 	pram_tx_end(sb);
 }
 
-/* Free every data block at or past @from, and the map blocks left empty. */
+/*
+ * Free every data block at or past @from, and the map blocks left empty;
+ * a direct block when @from is 0.
+ */
 static void pram_truncate_blocks(struct inode *inode, u64 from)
 {
 	struct super_block *sb = inode->i_sb;

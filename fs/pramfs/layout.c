@@ -242,6 +242,11 @@ static int pram_inode_check_refs(const struct pram_inode *pi, umode_t mode,
 	    (!pram_block_ok(g, pi->i_type.reg.row_block) ||
 	     !pram_block_ok(g, pi->i_type.reg.direct)))
 		return pram_fail(why, "block map out of range");
+	/* Its attribute block would be freed under it by the next change. */
+	if ((S_ISREG(mode) || S_ISLNK(mode)) && pi->i_xattr &&
+	    (pi->i_xattr == pi->i_type.reg.row_block ||
+	     pi->i_xattr == pi->i_type.reg.direct))
+		return pram_fail(why, "attribute block is a block of the file");
 	if (le32_to_cpu(pi->i_blocks) > g->blocks_count - g->data_start)
 		return pram_fail(why, "block count out of range");
 	return 0;
@@ -445,7 +450,8 @@ static int pram_link_check(const struct pram_inode *pi, u32 ino,
  * link count, size, flags, that every reference it holds (entry links,
  * directory list, block map, name records) names an inode or block
  * inside the filesystem, and the name (what the record holds of it). The
- * block count of a regular file against its map is pram_map_check()'s,
+ * block count of a regular file against its map (or direct block) is
+ * pram_file_map_check()'s,
  * a long name's records pram_entry_name()'s. A link entry passes as a
  * valid entry (what it names is checked where it is followed); a name
  * record never does.

@@ -38,7 +38,9 @@ share=$work/share nv=$work/nvram.img
 SLOT=$((4 << 20))
 mkdir -p "$share"
 ncases=$(echo "$CASES" | wc -l)
-nslots=$((13 + ncases))
+# shellcheck disable=SC2086 # a list of words
+nvalid=$(printf '%s\n' $VALID_CASES | wc -l)
+nslots=$((13 + ncases + nvalid))
 truncate -s $((nslots * SLOT)) "$nv"
 
 put_slot() { dd if="$1" of="$nv" bs=$SLOT seek="$2" conv=notrunc status=none; }
@@ -100,10 +102,18 @@ while read -r c _; do
 	put_slot "$work/c.img" $k
 	k=$((k + 1))
 done <<<"$CASES"
+# Then what pramfs-corrupt makes valid (a direct file: /a/f2), as it is.
+for c in $VALID_CASES; do
+	cp "$work/base.img" "$work/c.img"
+	"$T/pramfs-corrupt" "$work/c.img" "$c"
+	put_slot "$work/c.img" $k
+	k=$((k + 1))
+done
 
 cat >"$share/guest.sh" <<EOF
 S=$SLOT
 NCASES=$ncases
+VALID="$VALID_CASES"
 EOF
 cat >>"$share/guest.sh" <<'EOF'
 slot() { printf '%#x' $((PRAM_PHYS + $1 * S)); }
@@ -180,6 +190,14 @@ while [ $k -lt $((13 + NCASES)) ]; do
 	k=$((k + 1))
 done
 dmesg | grep -E 'pramfs.*error|BUG:|WARNING:|Call Trace' >/host/cases.log
+# The valid crafted images: read as they are, then f2 grows a map.
+for c in $VALID; do
+	on $k "" && md5sum </mnt/pram/a/f2 | cut -d' ' -f1 >"/host/valid-$c.md5" &&
+		truncate -s 3000 /mnt/pram/a/f2 && echo x >>/mnt/pram/a/f2 &&
+		umount /mnt/pram
+	fsck.pramfs -fn --phys "$(slot $k)" --size $S >/host/valid-$c.log; echo "VALID-$c $?"
+	k=$((k + 1))
+done
 echo TOOLS-GUEST-DONE
 EOF
 "$REPO/qemu/run" --nvram "$nv" --share "$share" -- 'sh /host/guest.sh' | tee "$work/guest.log"
@@ -236,9 +254,14 @@ for k in 11 12; do
 	check "a first-revision image (slot $k) mounts, works and checks clean" \
 		"grep -q '^OLD$k 0$' '$work/guest.log'"
 	check "and gains the features it used, no other" \
-		"'$T/pramfs-dump' '$work/old.img' | grep -qE '^features[^0-9]*0 0 $([ $k = 11 ] && echo '0x7 journal' || echo 0x6) links longnames$'"
+		"'$T/pramfs-dump' '$work/old.img' | grep -qE '^features[^0-9]*0 0 $([ $k = 11 ] && echo '0x17 journal' || echo 0x16) links longnames direct$'"
 done
 check "every repaired image mounts and walks with a clean log" "[ ! -s '$share/cases.log' ]"
+for c in $VALID_CASES; do
+	check "the kernel reads what pramfs-corrupt makes valid ($c) as the host file" \
+		"[ \"\$(md5sum <'$work/ctree/a/f2' | cut -d' ' -f1)\" = \"\$(cat '$share/valid-$c.md5')\" ]"
+	check "and, after the file grows, it checks clean" "grep -q '^VALID-$c 0$' '$work/guest.log'"
+done
 grep -q 'failed' "$work/guest.log" && { echo "FAIL: a mount failed"; fails=$((fails + 1)); }
 [ -s "$share/cases.log" ] && cat "$share/cases.log"
 
@@ -253,6 +276,7 @@ check "make run's first boot formats, and says so" \
 check "and the second finds it" \
 	"! grep -q 'formatting' '$work/second.log' && grep -q ' /mnt/pram pramfs ' '$work/second.log'"
 # Every check ran: a shell error skips the rest of a loop silently.
-[ "$checks" -eq 31 ] || { echo "FAIL: $checks checks ran, not 31"; fails=$((fails + 1)); }
+want=$((31 + 2 * nvalid))
+[ "$checks" -eq "$want" ] || { echo "FAIL: $checks checks ran, not $want"; fails=$((fails + 1)); }
 [ "$fails" -eq 0 ]
 echo "tools: ok"

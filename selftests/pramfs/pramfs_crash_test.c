@@ -926,6 +926,15 @@ static int unlink_victim(void)
 	return unlink(at("victim")) ? errno : 0;
 }
 
+/*
+ * A file of one block in a map (a row, a column and the block): written
+ * with a second block, then cut back, so that it is not a direct block.
+ */
+static int write_mapped_block(const char *name, int byte)
+{
+	return write_at(name, 0, byte, 2 * FS_BS) ?: truncate(at(name), FS_BS);
+}
+
 /* Three blocks, all the filesystem has free once the victim is freed. */
 static int write_three_blocks(void)
 {
@@ -962,8 +971,8 @@ TEST(freed_blocks_wait_for_the_commit)
 	mkdir(MNT, 0755);
 	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx,init=%d,bs=%d", nv.phys,
 			      FS_SIZE, FS_BS));
-	ASSERT_EQ(0, write_at("victim", 0, 0x11, FS_BS));
-	ASSERT_EQ(0, write_at("writer", 0, 0x22, FS_BS));
+	ASSERT_EQ(0, write_mapped_block("victim", 0x11));
+	ASSERT_EQ(0, write_mapped_block("writer", 0x22));
 	ASSERT_EQ(0, fill_up("filler"));
 	ASSERT_EQ(0, statvfs(MNT, &st));
 	ASSERT_EQ(0, st.f_bfree);

@@ -432,6 +432,52 @@ TEST_F(io, a_one_block_file_holds_one_block)
 	expect_clean(_metadata, self);
 }
 
+/*
+ * A direct file that cannot get its map and a second block (a row, a
+ * column and the block: 3) stays as it was, and what was taken for them
+ * goes back; with 3 blocks free it grows.
+ */
+TEST_F(io, a_direct_file_without_room_to_grow_stays_as_it_was)
+{
+	unsigned int bs = self->bs, i;
+	unsigned long long bfree;
+	char name[16];
+	struct stat st;
+	int fd = create("f"), ffd;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, write_pattern(fd, bs / 2, 8, 0));
+	/* Files of the largest size (8 MiB at 512-byte blocks) until full. */
+	for (i = 0;; i++) {
+		snprintf(name, sizeof(name), "filler%u", i);
+		if (!fill_up(name))
+			break;
+		ASSERT_EQ(EFBIG, errno);
+	}
+	ffd = open(at("filler0"), O_RDWR);
+	ASSERT_LE(0, ffd);
+	ASSERT_EQ(0, fstat(ffd, &st));
+	ASSERT_GT(3, fs_counts(MNT).bfree);
+	while ((bfree = fs_counts(MNT).bfree) < 3) {
+		EXPECT_EQ(-1, pwrite(fd, "x", 1, bs));
+		EXPECT_EQ(ENOSPC, errno);
+		EXPECT_EQ(bfree, fs_counts(MNT).bfree);
+		ASSERT_EQ(0, fstat(fd, &st));
+		EXPECT_EQ(bs / 512, st.st_blocks);
+		EXPECT_EQ(bs / 2, st.st_size);
+		/* One block of the filler back. */
+		ASSERT_EQ(0, fstat(ffd, &st));
+		ASSERT_EQ(0, ftruncate(ffd, (st.st_size - 1) / bs * bs));
+	}
+	EXPECT_EQ(1, pwrite(fd, "x", 1, bs));
+	ASSERT_EQ(0, fstat(fd, &st));
+	EXPECT_EQ(4 * (bs / 512), st.st_blocks);
+	EXPECT_EQ(0, read_check(fd, bs / 2, 8, 0));
+	close(ffd);
+	close(fd);
+	expect_clean(_metadata, self);
+}
+
 TEST_F(io, truncate_down_frees_exactly_the_blocks_past_eof)
 {
 	unsigned int bs = self->bs, entries = bs / 4;

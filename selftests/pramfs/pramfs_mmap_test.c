@@ -340,6 +340,34 @@ TEST_F(mm, holes_filled_while_mapped)
 	close(fd);
 }
 
+/*
+ * Page 0 of a direct file (one block, named by its record), mapped; then
+ * the file gets its map and a second block: page 0 still shows block 0.
+ */
+TEST_F(mm, a_direct_block_mapped_while_the_file_grows)
+{
+	int fd = open(at("direct"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	uint8_t *p, buf[64];
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ftruncate(fd, 4 * PG));
+	p = map(fd, 4 * PG, PROT_READ, MAP_SHARED);
+	ASSERT_NE(NULL, p);
+	EXPECT_EQ(-1, first_nonzero(p, 4 * PG));
+	fill_pattern(buf, sizeof(buf), 9, 5);
+	ASSERT_EQ(sizeof(buf), pwrite(fd, buf, sizeof(buf), 5));
+	EXPECT_EQ(-1, check_pattern(p + 5, sizeof(buf), 9, 5));
+	EXPECT_EQ(self->direct, in_nvram(&self->nv, p));
+
+	ASSERT_EQ(sizeof(buf), pwrite(fd, buf, sizeof(buf), 2 * PG));
+	EXPECT_EQ(-1, check_pattern(p + 5, sizeof(buf), 9, 5));
+	EXPECT_EQ(-1, check_pattern(p + 2 * PG, sizeof(buf), 9, 5));
+	EXPECT_EQ(self->direct, in_nvram(&self->nv, p));
+	EXPECT_EQ(-1, first_nonzero(p + PG, PG));
+	munmap(p, 4 * PG);
+	close(fd);
+}
+
 /* Past the end of the file: SIGBUS, until the file grows. */
 TEST_F(mm, sigbus_past_end)
 {
