@@ -863,6 +863,7 @@ static ssize_t pram_write_blocks(struct inode *inode, loff_t pos,
 	res.want += res.want / pram_map_entries(inode->i_blkbits) + 1;
 	/* A write inside block 0 of a file without blocks: no map. */
 	res.direct = pos + iov_iter_count(from) <= i_blocksize(inode) &&
+		     !READ_ONCE(PRAM_SB(inode->i_sb)->opts.nodirect) &&
 		     !pram_row_block(inode);
 	while (iov_iter_count(from)) {
 		len = min_t(size_t, iov_iter_count(from),

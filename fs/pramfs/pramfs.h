@@ -25,6 +25,7 @@ struct pram_mount_opts {
 	kgid_t		gid;
 	bool		noprotect;	/* leave the NVRAM mapping writable */
 	bool		noacl;		/* POSIX ACLs not enforced */
+	bool		nodirect;	/* no new direct block (INCOMPAT_DIRECT) */
 	int		errors;		/* PRAM_ERRORS_*: on corruption */
 	unsigned int	given;		/* PRAM_OPT_* bits */
 };
@@ -43,6 +44,7 @@ enum { PRAM_ERRORS_CONTINUE, PRAM_ERRORS_RO, PRAM_ERRORS_PANIC };
 #define PRAM_OPT_NOPROTECT	BIT(8)
 #define PRAM_OPT_ERRORS		BIT(9)
 #define PRAM_OPT_ACL		BIT(10)
+#define PRAM_OPT_DIRECT		BIT(11)
 
 /* Locks for on-media inode records, hashed by inode number. */
 #define PRAM_RECORD_LOCKS	64

@@ -100,7 +100,7 @@ void pram_error(struct super_block *sb, u32 ino, const char *fmt, ...)
 /* ---- mount options ---- */
 
 enum { Opt_physaddr, Opt_init, Opt_bs, Opt_bpi, Opt_N, Opt_mode, Opt_uid,
-	Opt_gid, Opt_noprotect, Opt_errors, Opt_acl };
+	Opt_gid, Opt_noprotect, Opt_errors, Opt_acl, Opt_direct };
 
 static const struct constant_table pram_param_errors[] = {
 	{ "continue",	PRAM_ERRORS_CONTINUE },
@@ -121,6 +121,7 @@ static const struct fs_parameter_spec pram_fs_parameters[] = {
 	fsparam_flag("noprotect", Opt_noprotect),
 	fsparam_enum("errors",	Opt_errors, pram_param_errors),
 	fsparam_flag_no("acl",	Opt_acl),
+	fsparam_flag_no("direct", Opt_direct),
 	{}
 };
 
@@ -228,6 +229,9 @@ static int pram_parse_param(struct fs_context *fc, struct fs_parameter *param)
 		if (!result.negated && !IS_ENABLED(CONFIG_FS_POSIX_ACL))
 			return invalfc(fc, "acl: this kernel has no POSIX ACL support");
 		opts->noacl = result.negated;
+		break;
+	case Opt_direct:
+		opts->nodirect = result.negated;
 		break;
 	default:
 		err = pram_parse_numbers(fc, param, opt, &result);
@@ -578,6 +582,8 @@ static int pram_reconfigure(struct fs_context *fc)
 		sbi->opts.noacl = opts->noacl;
 		pram_set_acl_flag(sb, &sbi->opts);
 	}
+	if (opts->given & PRAM_OPT_DIRECT)
+		WRITE_ONCE(sbi->opts.nodirect, opts->nodirect);
 	if (to_rw) {
 		bool clean = le16_to_cpu(pram_super(sb)->s_state) &
 			     PRAM_STATE_CLEAN;
@@ -666,6 +672,8 @@ static int pram_show_options(struct seq_file *seq, struct dentry *root)
 	seq_puts(seq, root->d_sb->s_flags & SB_POSIXACL ? ",acl" : ",noacl");
 	if (opts->errors != PRAM_ERRORS_CONTINUE)
 		seq_printf(seq, ",errors=%s", pram_param_errors[opts->errors].name);
+	if (opts->nodirect)
+		seq_puts(seq, ",nodirect");
 	return 0;
 }
 

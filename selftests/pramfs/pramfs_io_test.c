@@ -478,6 +478,47 @@ TEST_F(io, a_direct_file_without_room_to_grow_stays_as_it_was)
 	expect_clean(_metadata, self);
 }
 
+/*
+ * nodirect: a file of one block is mapped (a row, a column, the block)
+ * and the DIRECT feature bit (0x10 of s_feature_incompat, byte 20) stays
+ * clear; /proc/mounts says so. A remount with direct brings them back.
+ */
+TEST_F(io, nodirect_maps_every_file)
+{
+	unsigned int bs = self->bs;
+	char line[512];
+	struct stat st;
+	uint8_t *nv;
+	int fd;
+
+	ASSERT_EQ(0, umount(MNT));
+	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx,nodirect", self->nv.phys));
+	ASSERT_EQ(0, mount_line(MNT, line, sizeof(line)));
+	EXPECT_NE(NULL, strstr(line, ",nodirect"));
+	fd = create("f");
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, write_pattern(fd, bs / 2, 4, 0));
+	expect_file(_metadata, fd, &self->fresh, bs, 3, bs / 2);
+	close(fd);
+	ASSERT_EQ(0, umount(MNT));
+	nv = nvram_map(&self->nv);
+	ASSERT_NE(NULL, nv);
+	EXPECT_EQ(0, le32_at(nv + 20) & 0x10);
+	munmap(nv, self->nv.size);
+
+	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx,nodirect", self->nv.phys));
+	ASSERT_EQ(0, do_mount(MNT, MS_REMOUNT, "direct"));
+	ASSERT_EQ(0, mount_line(MNT, line, sizeof(line)));
+	EXPECT_EQ(NULL, strstr(line, "nodirect"));
+	fd = create("g");
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, write_pattern(fd, bs / 2, 4, 0));
+	ASSERT_EQ(0, fstat(fd, &st));
+	EXPECT_EQ(bs / 512, st.st_blocks);
+	close(fd);
+	expect_clean(_metadata, self);
+}
+
 TEST_F(io, truncate_down_frees_exactly_the_blocks_past_eof)
 {
 	unsigned int bs = self->bs, entries = bs / 4;
