@@ -294,7 +294,7 @@ static u32 pram_file_root(const struct pram_inode *pi, u32 *row)
 long pram_file_run(const struct pram_geometry *g, const void *base,
 		   const struct pram_inode *pi, u64 fblock, u64 max, u64 *run)
 {
-	u32 entries = pram_map_entries(g->blocksize_bits), row;
+	u32 entries = pram_map_entries(g->blocksize_bits), row = 0;
 	u32 direct = pram_file_root(pi, &row);
 
 	if (!direct)
@@ -338,7 +338,7 @@ EXPORT_SYMBOL_IF_KUNIT(pram_file_lookup);
 s64 pram_file_seek(const struct pram_geometry *g, const void *base,
 		   const struct pram_inode *pi, u64 from, u64 end, bool data)
 {
-	u32 row, direct = pram_file_root(pi, &row);
+	u32 row = 0, direct = pram_file_root(pi, &row);
 
 	if (!direct)
 		return pram_map_seek(g, base, row, from, end, data);

@@ -179,8 +179,8 @@ static int pram_map_corrupt(struct inode *inode)
  * The map is read without a lock: its entries are single aligned words,
  * set only after the blocks they name are written, and a block is freed
  * only under the file's i_rwsem and invalidate_lock, both held. The
- * record's direct block and row block are read in the order
- * pram_record_row() writes them (pram_file_run()).
+ * record's direct block is read before its row block, the reverse of
+ * the order pram_record_row() writes them in (pram_file_root()).
  *
  * Return: the block number, 0 for a hole, or -EUCLEAN (logged).
  */
@@ -365,9 +365,10 @@ static unsigned int pram_entries_left(struct super_block *sb,
 /*
  * The new map blocks that entries [@entry, @entry + @n) lie in (two
  * columns next to each other in the NVRAM, at most), and the row if it
- * is new: they go in @l, to be claimed and counted with the data blocks,
- * then linked (pram_store_new_maps()). A new row's pointer is for the
- * caller to set in the inode's record.
+ * is new, with a direct file's new column (pram_undirect()): they go in
+ * @l, to be claimed and counted with the data blocks, then linked
+ * (pram_store_new_maps()). A new row's pointer is for the caller to set
+ * in the inode's record.
  */
 static void pram_link_new_maps(struct inode *inode, struct pram_reserve *res,
 			       const __le32 *entry, unsigned int n,
@@ -702,8 +703,10 @@ static void pram_map_commit_later(struct inode *inode, struct pram_slot *slot,
 				  struct pram_reserve *res)
 {
 	/* A direct block is committed by pram_fill_block(), never here. */
-	if (WARN_ON_ONCE(!slot->entry))
+	if (WARN_ON_ONCE(!slot->entry)) {
+		pram_unreserve_blocks(inode->i_sb, &slot->block, 1);
 		return;
+	}
 	if (res->pending && (slot->entry != res->entry + res->pending ||
 			     res->pending == PRAM_RESERVE))
 		pram_commit_pending(inode, res);

@@ -38,8 +38,7 @@ share=$work/share nv=$work/nvram.img
 SLOT=$((4 << 20))
 mkdir -p "$share"
 ncases=$(echo "$CASES" | wc -l)
-# shellcheck disable=SC2086 # a list of words
-nvalid=$(printf '%s\n' $VALID_CASES | wc -l)
+nvalid=$(wc -w <<<"$VALID_CASES")
 nslots=$((13 + ncases + nvalid))
 truncate -s $((nslots * SLOT)) "$nv"
 
@@ -189,15 +188,16 @@ while [ $k -lt $((13 + NCASES)) ]; do
 	done
 	k=$((k + 1))
 done
-dmesg | grep -E 'pramfs.*error|BUG:|WARNING:|Call Trace' >/host/cases.log
 # The valid crafted images: read as they are, then f2 grows a map.
 for c in $VALID; do
 	on $k "" && md5sum </mnt/pram/a/f2 | cut -d' ' -f1 >"/host/valid-$c.md5" &&
 		truncate -s 3000 /mnt/pram/a/f2 && echo x >>/mnt/pram/a/f2 &&
-		umount /mnt/pram
+		umount /mnt/pram && on $k ",ro" &&
+		echo "GREW-$c $(stat -c %s /mnt/pram/a/f2)" && umount /mnt/pram
 	fsck.pramfs -fn --phys "$(slot $k)" --size $S >/host/valid-$c.log; echo "VALID-$c $?"
 	k=$((k + 1))
 done
+dmesg | grep -E 'pramfs.*error|BUG:|WARNING:|Call Trace' >/host/cases.log
 echo TOOLS-GUEST-DONE
 EOF
 "$REPO/qemu/run" --nvram "$nv" --share "$share" -- 'sh /host/guest.sh' | tee "$work/guest.log"
@@ -260,7 +260,8 @@ check "every repaired image mounts and walks with a clean log" "[ ! -s '$share/c
 for c in $VALID_CASES; do
 	check "the kernel reads what pramfs-corrupt makes valid ($c) as the host file" \
 		"[ \"\$(md5sum <'$work/ctree/a/f2' | cut -d' ' -f1)\" = \"\$(cat '$share/valid-$c.md5')\" ]"
-	check "and, after the file grows, it checks clean" "grep -q '^VALID-$c 0$' '$work/guest.log'"
+	check "and, after the file grows past its block, it checks clean" \
+		"grep -q '^GREW-$c 3002$' '$work/guest.log' && grep -q '^VALID-$c 0$' '$work/guest.log'"
 done
 grep -q 'failed' "$work/guest.log" && { echo "FAIL: a mount failed"; fails=$((fails + 1)); }
 [ -s "$share/cases.log" ] && cat "$share/cases.log"

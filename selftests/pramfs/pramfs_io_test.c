@@ -437,7 +437,7 @@ TEST_F(io, a_one_block_file_holds_one_block)
  * column and the block: 3) stays as it was, and what was taken for them
  * goes back; with 3 blocks free it grows.
  */
-TEST_F(io, a_direct_file_without_room_to_grow_stays_as_it_was)
+TEST_F_TIMEOUT(io, a_direct_file_without_room_to_grow_stays_as_it_was, 300)
 {
 	unsigned int bs = self->bs, i;
 	unsigned long long bfree;

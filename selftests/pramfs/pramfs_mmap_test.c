@@ -362,8 +362,12 @@ TEST_F(mm, a_direct_block_mapped_while_the_file_grows)
 	ASSERT_EQ(sizeof(buf), pwrite(fd, buf, sizeof(buf), 2 * PG));
 	EXPECT_EQ(-1, check_pattern(p + 5, sizeof(buf), 9, 5));
 	EXPECT_EQ(-1, check_pattern(p + 2 * PG, sizeof(buf), 9, 5));
+	/* Looked up again, through the new row and column. */
+	ASSERT_EQ(0, madvise(p, 4 * PG, MADV_DONTNEED));
+	EXPECT_EQ(-1, check_pattern(p + 5, sizeof(buf), 9, 5));
 	EXPECT_EQ(self->direct, in_nvram(&self->nv, p));
 	EXPECT_EQ(-1, first_nonzero(p + PG, PG));
+	EXPECT_EQ(-1, check_pattern(p + 2 * PG, sizeof(buf), 9, 5));
 	munmap(p, 4 * PG);
 	close(fd);
 }
