@@ -114,6 +114,15 @@ static uint8_t *map(int fd, size_t len, int prot, int flags)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+/* A new file @name of 4 pages of holes, in *@fd, mapped shared read-only. */
+static uint8_t *map_holes(const char *name, int *fd)
+{
+	*fd = open(at(name), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (*fd < 0 || ftruncate(*fd, 4 * PG))
+		return NULL;
+	return map(*fd, 4 * PG, PROT_READ, MAP_SHARED);
+}
+
 /*
  * Map @len bytes of @fd twice, shared read-only and private writable;
  * 0 if both read as the pattern @seed.
@@ -317,12 +326,10 @@ TEST_F(mm, coherent_with_write)
 /* A hole reads as zeros, and as data once written or allocated. */
 TEST_F(mm, holes_filled_while_mapped)
 {
-	int fd = open(at("sparse"), O_RDWR | O_CREAT | O_TRUNC, 0644);
 	uint8_t *p, buf[64];
+	int fd;
 
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ftruncate(fd, 4 * PG));
-	p = map(fd, 4 * PG, PROT_READ, MAP_SHARED);
+	p = map_holes("sparse", &fd);
 	ASSERT_NE(NULL, p);
 	EXPECT_EQ(-1, first_nonzero(p, 4 * PG));
 
@@ -346,12 +353,10 @@ TEST_F(mm, holes_filled_while_mapped)
  */
 TEST_F(mm, a_direct_block_mapped_while_the_file_grows)
 {
-	int fd = open(at("direct"), O_RDWR | O_CREAT | O_TRUNC, 0644);
 	uint8_t *p, buf[64];
+	int fd;
 
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ftruncate(fd, 4 * PG));
-	p = map(fd, 4 * PG, PROT_READ, MAP_SHARED);
+	p = map_holes("direct", &fd);
 	ASSERT_NE(NULL, p);
 	EXPECT_EQ(-1, first_nonzero(p, 4 * PG));
 	fill_pattern(buf, sizeof(buf), 9, 5);
