@@ -12,8 +12,10 @@
 #include <linux/ioport.h>
 #include <linux/libnvdimm.h>
 #include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/percpu.h>
+#include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
 #include <asm/tlbflush.h>
@@ -140,23 +142,43 @@ void pram_unmap(struct super_block *sb)
  * Write protection, x86_64. The kernel's mapping of the NVRAM (memremap,
  * often with 2 MiB or 1 GiB pages) is made read-only once, at mount, and
  * stays so. PRAMFS writes through alias windows: each CPU has a pool of
- * about 4,000 virtual pages (slots), mappings with 4 KiB PTEs of their
- * own. A window takes one or more consecutive slots of the CPU it runs
- * on, pins the task there (migrate_disable()) and points the slots' PTEs
- * at the pages to write, writable; closing it clears the PTEs.
+ * PRAM_WP_SLOTS virtual pages (slots), a vmap() area with 4 KiB PTEs of
+ * its own. A window takes one or more consecutive slots of the CPU it
+ * runs on, pins the task there (migrate_disable()) and points the slots'
+ * PTEs at the pages to write, writable; closing it clears the PTEs.
  *
  * No other CPU ever uses a slot, so no other CPU can hold a translation
  * of it, and no IPI is needed. The CPU that used a closed slot may still
  * hold its translation in its TLB: a slot is therefore used once between
  * two flushes of that CPU's TLB, which happen when all its free slots
- * have been used (a full local flush per ~4,000 slots used: the pool is
+ * have been used (a full local flush per 4,096 slots used: the pool is
  * large because after a flush every translation is refilled, which under
  * QEMU's TCG costs more than the windows themselves).
  * What remains: until then, a stray write through that slot's address,
  * which nothing outside this file knows, could reach the page it last
  * mapped. A stray pointer into the filesystem points into the main
  * mapping, which is never writable.
+ *
+ * A slot's PTE names no filesystem until a window sets it, so the pools
+ * are made by the first protected mount and serve every mount after it
+ * until the module goes (pram_wp_exit()): building them (8,192 PTEs on
+ * two CPUs) cost a third of a mount's instructions. Unmount flushes
+ * every CPU's TLB, so no translation of a slot outlives the mount.
  */
+
+#define PRAM_WP_SLOTS	4096
+
+struct pram_wp_pool {
+	void		*base;		/* slot i is page i of this area */
+	pte_t		**pte;		/* each slot's 4 KiB PTE */
+	void		**target;	/* the page each slot maps */
+	unsigned long	*busy;		/* slots in use */
+	unsigned long	*stale;		/* used since the last flush */
+	unsigned int	next;		/* where the search starts */
+};
+
+static DEFINE_MUTEX(pram_wp_pools_lock);
+static struct pram_wp_pool __percpu *pram_wp_pools;
 
 static void pram_flush_tlb_all(void *unused)
 {
@@ -197,40 +219,38 @@ static pte_t *pram_wp_next_pte(unsigned long va, pte_t *prev)
 	return pte && level == PG_LEVEL_4K ? pte : NULL;
 }
 
-/* Map chunk @c of @pool over the filesystem's first pages, PTEs cleared. */
-static int pram_wp_chunk_init(struct pram_sb_info *sbi,
-			      struct pram_wp_pool *pool, unsigned int c)
+/*
+ * The slots' area: vmap() of the zero page, read-only, which makes the
+ * page tables; then every PTE is cleared until a window sets it.
+ */
+static int pram_wp_area_init(struct pram_wp_pool *pool)
 {
-	unsigned long va;
-	unsigned int k, slot;
+	struct page **pages;
 	pte_t *pte = NULL;
+	unsigned int i;
 
-	/* Under 2 MiB, the chunk is mapped with 4 KiB PTEs. */
-	pool->area[c] = memremap(sbi->phys_addr,
-				 pool->chunk_pages * PAGE_SIZE, MEMREMAP_WB);
-	if (!pool->area[c])
+	pages = kvmalloc_array(PRAM_WP_SLOTS, sizeof(*pages), GFP_KERNEL);
+	if (!pages)
 		return -ENOMEM;
-	va = (unsigned long)pool->area[c];
-	for (k = 0; k < PRAM_WP_STRIDE; k++) {
-		slot = c * PRAM_WP_STRIDE + k;
-		if (k >= pool->chunk_pages) {
-			__set_bit(slot, pool->busy);
-			continue;
-		}
-		pte = pram_wp_next_pte(va + k * PAGE_SIZE, pte);
+	for (i = 0; i < PRAM_WP_SLOTS; i++)
+		pages[i] = ZERO_PAGE(0);
+	pool->base = vmap(pages, PRAM_WP_SLOTS, VM_MAP, PAGE_KERNEL_RO);
+	kvfree(pages);
+	if (!pool->base)
+		return -ENOMEM;
+	for (i = 0; i < PRAM_WP_SLOTS; i++) {
+		pte = pram_wp_next_pte((unsigned long)pool->base + i * PAGE_SIZE,
+				       pte);
 		if (!pte)
 			return -EFAULT;
-		pool->pte[slot] = pte;
+		pool->pte[i] = pte;
 		set_pte(pte, __pte(0));
 	}
 	return 0;
 }
 
-static int pram_wp_pool_init(struct pram_sb_info *sbi, struct pram_wp_pool *pool)
+static int pram_wp_pool_init(struct pram_wp_pool *pool)
 {
-	unsigned int c;
-	int err;
-
 	pool->pte = kvcalloc(PRAM_WP_SLOTS, sizeof(*pool->pte), GFP_KERNEL);
 	pool->target = kvcalloc(PRAM_WP_SLOTS, sizeof(*pool->target),
 				GFP_KERNEL);
@@ -238,71 +258,103 @@ static int pram_wp_pool_init(struct pram_sb_info *sbi, struct pram_wp_pool *pool
 	pool->stale = bitmap_zalloc(PRAM_WP_SLOTS, GFP_KERNEL);
 	if (!pool->pte || !pool->target || !pool->busy || !pool->stale)
 		return -ENOMEM;
-	/* Each chunk maps the filesystem's own first pages until a window. */
-	pool->chunk_pages = min_t(u64, PRAM_WP_CHUNK_PAGES,
-				  sbi->map_size >> PAGE_SHIFT);
-	for (c = 0; c < PRAM_WP_CHUNKS; c++) {
-		err = pram_wp_chunk_init(sbi, pool, c);
-		if (err)
-			return err;
-	}
-	/* The guards are stale for good: never free. */
-	bitmap_copy(pool->stale, pool->busy, PRAM_WP_SLOTS);
-	return 0;
+	return pram_wp_area_init(pool);
 }
 
 static void pram_wp_pool_free(struct pram_wp_pool *pool)
 {
-	unsigned int c;
-
-	for (c = 0; c < PRAM_WP_CHUNKS; c++)
-		if (pool->area[c])
-			memunmap(pool->area[c]);
+	if (pool->base)
+		vunmap(pool->base);
 	kvfree(pool->pte);
 	kvfree(pool->target);
 	bitmap_free(pool->busy);
 	bitmap_free(pool->stale);
 }
 
-static void pram_wp_disable(struct pram_sb_info *sbi)
+static void pram_wp_pools_free(struct pram_wp_pool __percpu *pools)
 {
-	struct pram_wp *wp = &sbi->wp;
 	int cpu;
 
-	wp->enabled = false;
-	if (!wp->pools)
-		return;
 	for_each_possible_cpu(cpu)
-		pram_wp_pool_free(per_cpu_ptr(wp->pools, cpu));
-	free_percpu(wp->pools);
-	wp->pools = NULL;
+		pram_wp_pool_free(per_cpu_ptr(pools, cpu));
+	free_percpu(pools);
+}
+
+/* The pools, made by the first caller; NULL if they cannot be. */
+static struct pram_wp_pool __percpu *pram_wp_get_pools(void)
+{
+	struct pram_wp_pool __percpu *pools;
+	int cpu, err = 0;
+
+	mutex_lock(&pram_wp_pools_lock);
+	pools = pram_wp_pools;
+	if (pools)
+		goto unlock;
+	pools = alloc_percpu(struct pram_wp_pool);
+	if (!pools)
+		goto unlock;
+	for_each_possible_cpu(cpu) {
+		err = pram_wp_pool_init(per_cpu_ptr(pools, cpu));
+		if (err)
+			break;
+	}
+	if (err) {
+		pram_wp_pools_free(pools);
+		pools = NULL;
+		goto unlock;
+	}
+	pram_wp_pools = pools;
+unlock:
+	mutex_unlock(&pram_wp_pools_lock);
+	return pools;
+}
+
+/**
+ * pram_wp_exit() - free the window pools, at module exit
+ *
+ * No filesystem is mounted then, so no window is open.
+ */
+void pram_wp_exit(void)
+{
+	if (pram_wp_pools)
+		pram_wp_pools_free(pram_wp_pools);
+	pram_wp_pools = NULL;
+}
+
+/* No slot's translation of this filesystem's pages outlives the mount. */
+static void pram_wp_disable(struct pram_sb_info *sbi)
+{
+	if (sbi->wp.enabled)
+		on_each_cpu(pram_flush_tlb_all, NULL, 1);
+	sbi->wp.enabled = false;
+	sbi->wp.pools = NULL;
 }
 
 /**
  * pram_wp_enable() - make the NVRAM mapping read-only for this mount
- * @sb: the superblock, formatted or found; noprotect leaves it writable
+ * @sb: the superblock, mapped; noprotect leaves the mapping writable
+ * @used: the mapping was read or written since pram_map()
+ *
+ * A TLB entry keeps the write permission it was filled with, so a
+ * mapping in use needs every CPU's TLB flushed (an IPI, about a tenth of
+ * a mount under TCG). One not yet used needs none: memremap() gave it
+ * addresses of its own, which the vmap allocator flushed from every TLB
+ * before handing them out again, and nothing has touched them since.
  *
  * Return: 0 or a negative errno, logged.
  */
-int pram_wp_enable(struct super_block *sb)
+int pram_wp_enable(struct super_block *sb, bool used)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
 	struct pram_wp *wp = &sbi->wp;
-	int cpu, err = 0;
+	int err;
 
 	if (sbi->opts.noprotect)
 		return 0;
-	wp->pools = alloc_percpu(struct pram_wp_pool);
-	if (!wp->pools)
-		return -ENOMEM;
-	for_each_possible_cpu(cpu) {
-		err = pram_wp_pool_init(sbi, per_cpu_ptr(wp->pools, cpu));
-		if (err)
-			break;
-	}
-	if (!err)
-		err = pram_wp_main(sbi);
-	on_each_cpu(pram_flush_tlb_all, NULL, 1);
+	wp->pools = pram_wp_get_pools();
+	err = wp->pools ? pram_wp_main(sbi) : -ENOMEM;
+	if (used || err)
+		on_each_cpu(pram_flush_tlb_all, NULL, 1);
 	if (err) {
 		pram_wp_disable(sbi);
 		pram_err(sb, "cannot write-protect the NVRAM mapping (%d)", err);
@@ -314,32 +366,14 @@ int pram_wp_enable(struct super_block *sb)
 
 static void *pram_wp_slot_addr(struct pram_wp_pool *pool, unsigned int slot)
 {
-	return pool->area[slot / PRAM_WP_STRIDE] +
-	       (slot % PRAM_WP_STRIDE) * PAGE_SIZE;
+	return pool->base + slot * PAGE_SIZE;
 }
 
-/* Does chunk @c of @pool hold @waddr? */
-static inline bool pram_wp_in_chunk(struct pram_wp_pool *pool,
-				    unsigned int c, void *waddr)
-{
-	return waddr >= pool->area[c] &&
-	       waddr < pool->area[c] + pool->chunk_pages * PAGE_SIZE;
-}
-
-/*
- * The slot of @waddr, an address inside a window of @pool: most often in
- * the chunk of the last window taken.
- */
+/* The slot of @waddr, an address inside a window of @pool. */
 static inline unsigned int pram_wp_slot_of(struct pram_wp_pool *pool,
 					   void *waddr)
 {
-	unsigned int c = (READ_ONCE(pool->next) - 1) / PRAM_WP_STRIDE;
-
-	if (c >= PRAM_WP_CHUNKS || !pram_wp_in_chunk(pool, c, waddr))
-		for (c = 0; c < PRAM_WP_CHUNKS - 1; c++)
-			if (pram_wp_in_chunk(pool, c, waddr))
-				break;
-	return c * PRAM_WP_STRIDE + ((waddr - pool->area[c]) >> PAGE_SHIFT);
+	return (waddr - pool->base) >> PAGE_SHIFT;
 }
 
 /*
@@ -536,7 +570,7 @@ void *pram_wp_target(struct super_block *sb, void *waddr)
 
 #else /* !CONFIG_PRAMFS_WRITE_PROTECT */
 
-int pram_wp_enable(struct super_block *sb)
+int pram_wp_enable(struct super_block *sb, bool used)
 {
 	return 0;
 }
@@ -562,6 +596,10 @@ void pram_wp_close_flushed(struct super_block *sb, void *waddr, size_t len)
 }
 
 void pram_wp_unmap(struct super_block *sb, void *waddr, size_t len)
+{
+}
+
+void pram_wp_exit(void)
 {
 }
 

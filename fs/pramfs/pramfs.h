@@ -49,31 +49,13 @@ enum { PRAM_ERRORS_CONTINUE, PRAM_ERRORS_RO, PRAM_ERRORS_PANIC };
 /* Locks for on-media inode records, hashed by inode number. */
 #define PRAM_RECORD_LOCKS	64
 
-/*
- * Write-window slots per CPU (nvram.c): PRAM_WP_CHUNKS mappings of up to
- * PRAM_WP_CHUNK_PAGES pages, each under 2 MiB for 4 KiB PTEs. Slot i is
- * page i % PRAM_WP_STRIDE of chunk i / PRAM_WP_STRIDE; the indices past
- * a chunk's pages are guards, always busy, so no window spans two.
- */
-#define PRAM_WP_CHUNK_PAGES	511
-#define PRAM_WP_CHUNKS		8
-#define PRAM_WP_STRIDE		(PRAM_WP_CHUNK_PAGES + 1)
-#define PRAM_WP_SLOTS		(PRAM_WP_CHUNKS * PRAM_WP_STRIDE)
-#define PRAM_WP_MAX_PAGES	16	/* the most one window covers */
+#define PRAM_WP_MAX_PAGES	16	/* the most one write window covers */
 
-struct pram_wp_pool {
-	void		*area[PRAM_WP_CHUNKS];	/* the chunks */
-	unsigned int	chunk_pages;		/* fewer on a small filesystem */
-	pte_t		**pte;			/* each slot's 4 KiB PTE */
-	void		**target;		/* the page each slot maps */
-	unsigned long	*busy;			/* slots in use, and the guards */
-	unsigned long	*stale;			/* used since the last flush */
-	unsigned int	next;			/* where the search starts */
-};
+struct pram_wp_pool;	/* a CPU's window slots, nvram.c */
 
 struct pram_wp {
 	bool				enabled;
-	struct pram_wp_pool __percpu	*pools;
+	struct pram_wp_pool __percpu	*pools;	/* shared by all mounts */
 };
 
 /* The most bytes one pram_tx_log() call saves: a block. */
@@ -171,7 +153,8 @@ static inline struct pram_super_block *pram_super(struct super_block *sb)
 /* nvram.c */
 int pram_map(struct super_block *sb, u64 size);
 void pram_unmap(struct super_block *sb);
-int pram_wp_enable(struct super_block *sb);
+int pram_wp_enable(struct super_block *sb, bool used);
+void pram_wp_exit(void);
 void *pram_wp_open(struct super_block *sb, void *addr, size_t len);
 void pram_wp_close(struct super_block *sb, void *waddr, size_t len);
 void *pram_wp_persist(struct super_block *sb, void *waddr, size_t len);

@@ -288,7 +288,8 @@ static int pram_format(struct super_block *sb, struct fs_context *fc)
 	pram_info(sb, "formatted %llu bytes: block size %u, %u inodes, %u data blocks",
 		  sbi->geo.size, sbi->geo.blocksize, sbi->geo.inodes_count,
 		  sbi->geo.blocks_count - sbi->geo.data_start);
-	return 0;
+	/* Written through the mapping itself: the TLBs may hold it. */
+	return pram_wp_enable(sb, true);
 }
 
 /*
@@ -334,6 +335,8 @@ static int pram_load(struct super_block *sb, struct fs_context *fc)
 	if (off < 0)
 		return off;
 	err = pram_map(sb, sbi->geo.size);
+	if (!err)	/* before the first access: no TLB holds it */
+		err = pram_wp_enable(sb, false);
 	if (err)
 		return err;
 	sbi->super = sbi->virt_addr + off;
@@ -512,8 +515,6 @@ static int pram_fill_super(struct super_block *sb, struct fs_context *fc)
 	err = sbi->opts.init_size ? pram_format(sb, fc) : pram_load(sb, fc);
 	if (!err)
 		err = pram_reserved_init(sb);
-	if (!err)
-		err = pram_wp_enable(sb);
 	if (err)
 		return err;
 	/* Undo a cut operation before anything reads what it changed. */
@@ -780,6 +781,7 @@ destroy_inode_cache:
 static void __exit pram_exit(void)
 {
 	unregister_filesystem(&pram_fs_type);
+	pram_wp_exit();
 	pram_inode_cache_destroy();
 }
 

@@ -4,9 +4,12 @@
  * an exception-guarded kernel store aimed at the superblock, its copy,
  * an inode, a directory entry, the bitmap and a data block must fault
  * and leave the NVRAM unchanged byte for byte, also while the file is
- * mapped; with noprotect the same store lands (so the test can fail). Then the probes again while
- * another process writes to the filesystem, so that the windows of
- * legitimate writes are open meanwhile.
+ * mapped; with noprotect the same store lands (so the test can fail).
+ * Then the probes again while another process writes to the filesystem,
+ * so that the windows of legitimate writes are open meanwhile. Last, two
+ * filesystems at once in the two halves of the NVRAM, which share the
+ * CPUs' window slots, as each is unmounted and as the module is unloaded
+ * and loaded again (from /lib/modules/pramfs.ko, where qemu/init has it).
  *
  * Needs root, pramfs registered, /dev/mem, the fault module next to this
  * program (pramfs_fault/pramfs_fault.ko), and PRAM_PHYS and PRAM_SIZE in
@@ -24,17 +27,30 @@
 #include "pramfs_util.h"
 
 #define FAULT_PROC	"/proc/pramfs_fault"
+#define MNT2		"/tmp/pram2"
+#define PRAMFS_KO	"/lib/modules/pramfs.ko"	/* where qemu/init loads it */
 
 static const char *const targets[] = {
 	"super", "copy", "inode", "dirent", "bitmap", "data",
 };
+
+/* Load the module at @path; 0 (also if it is loaded) or the errno. */
+static int load_module(const char *path)
+{
+	int fd = open(path, O_RDONLY), ret;
+
+	if (fd < 0)
+		return errno;
+	ret = syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST ? errno : 0;
+	close(fd);
+	return ret;
+}
 
 /* Load pramfs_fault.ko from beside this program, unless it is loaded. */
 static const char *load_fault_module(void)
 {
 	char exe[512], path[600];
 	ssize_t n;
-	int fd, ret;
 
 	if (!access(FAULT_PROC, W_OK))
 		return NULL;
@@ -44,12 +60,9 @@ static const char *load_fault_module(void)
 	exe[n] = 0;
 	snprintf(path, sizeof(path), "%s/pramfs_fault/pramfs_fault.ko",
 		 dirname(exe));
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
+	if (access(path, R_OK))
 		return "pramfs_fault.ko is missing";
-	ret = syscall(SYS_finit_module, fd, "", 0);
-	close(fd);
-	return ret && errno != EEXIST ? "cannot load pramfs_fault.ko" : NULL;
+	return load_module(path) ? "cannot load pramfs_fault.ko" : NULL;
 }
 
 /* Aim a probe; 0 if the store landed, else the errno (EFAULT: faulted). */
@@ -78,7 +91,7 @@ FIXTURE_VARIANT(wp) {
 
 FIXTURE_VARIANT_ADD(wp, protected) { .opts = "", .expect = EFAULT };
 FIXTURE_VARIANT_ADD(wp, noprotect) { .opts = ",noprotect", .expect = 0 };
-/* Fewer pages than a CPU's window slots: the slots map only these. */
+/* A filesystem of fewer pages than a CPU has window slots. */
 FIXTURE_VARIANT_ADD(wp, protected_64k) {
 	.opts = ",bs=512", .expect = EFAULT, .size = 64 << 10,
 };
@@ -274,6 +287,158 @@ TEST_F_TIMEOUT(busy, probes_fault_while_the_filesystem_writes, 120)
 	EXPECT_LT(0, faulted);
 	EXPECT_EQ(0, landed);
 	EXPECT_EQ(0, other);
+}
+
+/*
+ * Two protected filesystems at once, one in each half of the NVRAM: the
+ * CPUs' window slots serve every mount, and outlive each one.
+ */
+FIXTURE(two) {
+	struct nvram nv;
+};
+
+static const char *const two_dirs[] = { MNT, MNT2 };
+static const char *const two_files[] = { MNT "/f1", MNT2 "/f1" };
+
+/* Mount the filesystem in half @i (0 or 1) of @nv, formatting it if @init. */
+static int mount_half(const struct nvram *nv, int i, bool init)
+{
+	unsigned long long half = nv->size / 2 & ~4095ULL;
+	unsigned long long phys = nv->phys + i * half;
+
+	if (init)
+		return do_mount(two_dirs[i], 0, "physaddr=%#llx,init=%llu",
+				phys, half);
+	return do_mount(two_dirs[i], 0, "physaddr=%#llx", phys);
+}
+
+/* @dir/f<k> for k in [@from, @to): 1 + k % 3000 bytes of stream @seed + k. */
+static int put_files(const char *dir, unsigned int seed, int from, int to)
+{
+	uint8_t buf[3000];
+	char path[256];
+	int k, fd;
+	ssize_t n;
+
+	for (k = from; k < to; k++) {
+		snprintf(path, sizeof(path), "%s/f%d", dir, k);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0)
+			return -1;
+		fill_pattern(buf, 1 + k % 3000, seed + k, 0);
+		n = write(fd, buf, 1 + k % 3000);
+		close(fd);
+		if (n != 1 + k % 3000)
+			return -1;
+	}
+	return 0;
+}
+
+/* The first of @dir/f<k>, k in [0, @to), that put_files() did not write; -1. */
+static int bad_file(const char *dir, unsigned int seed, int to)
+{
+	uint8_t buf[3001];
+	char path[256];
+	int k, fd;
+	ssize_t n;
+
+	for (k = 0; k < to; k++) {
+		snprintf(path, sizeof(path), "%s/f%d", dir, k);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			return k;
+		n = read(fd, buf, sizeof(buf));
+		close(fd);
+		if (n != 1 + k % 3000 || check_pattern(buf, n, seed + k, 0) >= 0)
+			return k;
+	}
+	return -1;
+}
+
+/* Each half's files, written in turn: the windows of both interleave. */
+static int put_both(int from, int to)
+{
+	int k, i;
+
+	for (k = from; k < to; k++)
+		for (i = 0; i < 2; i++)
+			if (put_files(two_dirs[i], 100 * i, k, k + 1))
+				return -1;
+	return 0;
+}
+
+FIXTURE_SETUP(two)
+{
+	const char *why = missing_prerequisite(&self->nv);
+
+	if (!why)
+		why = load_fault_module();
+	ASSERT_EQ(NULL, why) {
+		TH_LOG("%s", why);
+	}
+	mkdir(MNT, 0755);
+	mkdir(MNT2, 0755);
+	ASSERT_EQ(0, mount_half(&self->nv, 0, true));
+	ASSERT_EQ(0, mount_half(&self->nv, 1, true));
+	/* Over a CPU's 4,096 slots, so that its pool wraps around. */
+	ASSERT_EQ(0, put_both(0, 600));
+}
+
+FIXTURE_TEARDOWN_PARENT(two)
+{
+	umount2(MNT, MNT_DETACH);
+	umount2(MNT2, MNT_DETACH);
+}
+
+/* Both protected, each with its own files, as either is unmounted. */
+TEST_F(two, windows_serve_every_mount_and_outlive_one)
+{
+	uint64_t before;
+	int i;
+
+	for (i = 0; i < 2; i++)
+		EXPECT_EQ(-1, bad_file(two_dirs[i], 100 * i, 600));
+	before = nvram_hash(&self->nv);
+	for (i = 0; i < 2; i++) {
+		EXPECT_EQ(EFAULT, probe("data", two_files[i]));
+		EXPECT_EQ(EFAULT, probe("inode", two_files[i]));
+	}
+	EXPECT_EQ(before, nvram_hash(&self->nv));
+	/* The other goes on writing after one is gone, then both again. */
+	ASSERT_EQ(0, umount(MNT));
+	ASSERT_EQ(0, put_files(MNT2, 100, 600, 1200));
+	ASSERT_EQ(0, mount_half(&self->nv, 0, false));
+	ASSERT_EQ(0, put_both(1200, 1300));
+	ASSERT_EQ(0, umount(MNT2));
+	ASSERT_EQ(0, mount_half(&self->nv, 1, false));
+	EXPECT_EQ(-1, bad_file(MNT, 0, 600));
+	EXPECT_EQ(-1, bad_file(MNT2, 100, 1200));
+	EXPECT_EQ(EFAULT, probe("data", MNT "/f1200"));
+	EXPECT_EQ(EFAULT, probe("data", MNT2 "/f1200"));
+}
+
+/*
+ * The slots go with the module and come back with it: unloaded with
+ * nothing mounted, loaded again, both filesystems found, written and
+ * protected as before.
+ */
+TEST_F(two, module_unloads_and_loads_again)
+{
+	int i;
+
+	ASSERT_EQ(0, umount(MNT));
+	ASSERT_EQ(0, umount(MNT2));
+	ASSERT_EQ(0, syscall(SYS_delete_module, "pramfs", O_NONBLOCK)) {
+		TH_LOG("cannot unload pramfs: %s", strerror(errno));
+	}
+	ASSERT_EQ(0, load_module(PRAMFS_KO));
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, mount_half(&self->nv, i, false));
+	ASSERT_EQ(0, put_both(600, 700));
+	for (i = 0; i < 2; i++) {
+		EXPECT_EQ(-1, bad_file(two_dirs[i], 100 * i, 700));
+		EXPECT_EQ(EFAULT, probe("data", two_files[i]));
+	}
 }
 
 TEST_HARNESS_MAIN
