@@ -162,8 +162,10 @@ void pram_unmap(struct super_block *sb)
  * A slot's PTE names no filesystem until a window sets it, so the pools
  * are made by the first protected mount and serve every mount after it
  * until the module goes (pram_wp_exit()): building them (8,192 PTEs on
- * two CPUs) cost a third of a mount's instructions. Unmount flushes
- * every CPU's TLB, so no translation of a slot outlives the mount.
+ * two CPUs) cost a third of a mount's instructions. They hold about
+ * 100 KiB and 16 MiB of addresses per possible CPU meanwhile. Unmount
+ * flushes every CPU's TLB, so no translation of a slot outlives the
+ * mount.
  */
 
 #define PRAM_WP_SLOTS	4096
@@ -234,7 +236,9 @@ static int pram_wp_area_init(struct pram_wp_pool *pool)
 		return -ENOMEM;
 	for (i = 0; i < PRAM_WP_SLOTS; i++)
 		pages[i] = ZERO_PAGE(0);
-	pool->base = vmap(pages, PRAM_WP_SLOTS, VM_MAP, PAGE_KERNEL_RO);
+	/* VM_IOREMAP: /proc/kcore reads zeros there, not the windows. */
+	pool->base = vmap(pages, PRAM_WP_SLOTS, VM_MAP | VM_IOREMAP,
+			  PAGE_KERNEL_RO);
 	kvfree(pages);
 	if (!pool->base)
 		return -ENOMEM;
@@ -303,6 +307,8 @@ static struct pram_wp_pool __percpu *pram_wp_get_pools(void)
 		pools = NULL;
 		goto unlock;
 	}
+	/* Nothing read the zero page there, but nothing need assume it. */
+	on_each_cpu(pram_flush_tlb_all, NULL, 1);
 	pram_wp_pools = pools;
 unlock:
 	mutex_unlock(&pram_wp_pools_lock);
@@ -333,13 +339,15 @@ static void pram_wp_disable(struct pram_sb_info *sbi)
 /**
  * pram_wp_enable() - make the NVRAM mapping read-only for this mount
  * @sb: the superblock, mapped; noprotect leaves the mapping writable
- * @used: the mapping was read or written since pram_map()
+ * @used: the mapping may be in another CPU's TLB: it was read or written
+ *	since pram_map(), or the task was not pinned to this CPU meanwhile
  *
- * A TLB entry keeps the write permission it was filled with, so a
- * mapping in use needs every CPU's TLB flushed (an IPI, about a tenth of
- * a mount under TCG). One not yet used needs none: memremap() gave it
- * addresses of its own, which the vmap allocator flushed from every TLB
- * before handing them out again, and nothing has touched them since.
+ * A TLB entry keeps the write permission it was filled with, even one
+ * filled by a speculative access. A mapping that only this CPU could
+ * have touched needs this CPU's TLB flushed; one in use, every CPU's (an
+ * IPI, about a tenth of a mount under TCG). The addresses memremap()
+ * gives are in no other TLB: the vmap allocator flushes a range from
+ * every CPU before it hands it out again.
  *
  * Return: 0 or a negative errno, logged.
  */
@@ -353,8 +361,13 @@ int pram_wp_enable(struct super_block *sb, bool used)
 		return 0;
 	wp->pools = pram_wp_get_pools();
 	err = wp->pools ? pram_wp_main(sbi) : -ENOMEM;
-	if (used || err)
+	if (used || err) {
 		on_each_cpu(pram_flush_tlb_all, NULL, 1);
+	} else {
+		preempt_disable();
+		__flush_tlb_all();
+		preempt_enable();
+	}
 	if (err) {
 		pram_wp_disable(sbi);
 		pram_err(sb, "cannot write-protect the NVRAM mapping (%d)", err);

@@ -334,9 +334,15 @@ static int pram_load(struct super_block *sb, struct fs_context *fc)
 	off = pram_probe_super(sb, fc, &sbi->geo);
 	if (off < 0)
 		return off;
+	/*
+	 * Read-only before the first access, on this CPU alone: no other
+	 * TLB can hold the mapping, so the mount sends no IPI.
+	 */
+	migrate_disable();
 	err = pram_map(sb, sbi->geo.size);
-	if (!err)	/* before the first access: no TLB holds it */
+	if (!err)
 		err = pram_wp_enable(sb, false);
+	migrate_enable();
 	if (err)
 		return err;
 	sbi->super = sbi->virt_addr + off;

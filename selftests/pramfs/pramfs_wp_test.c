@@ -367,6 +367,24 @@ static int put_both(int from, int to)
 	return 0;
 }
 
+/*
+ * The vmap areas of 4,096 pages (and a guard page) in /proc/vmallocinfo:
+ * the CPUs' window pools while pramfs is loaded and has mounted, or -1.
+ */
+static int pool_areas(void)
+{
+	FILE *f = fopen("/proc/vmallocinfo", "r");
+	char line[512];
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, " 16781312 ") && strstr(line, " vmap");
+	fclose(f);
+	return n;
+}
+
 FIXTURE_SETUP(two)
 {
 	const char *why = missing_prerequisite(&self->nv);
@@ -388,13 +406,15 @@ FIXTURE_TEARDOWN_PARENT(two)
 {
 	umount2(MNT, MNT_DETACH);
 	umount2(MNT2, MNT_DETACH);
+	load_module(PRAMFS_KO);	/* if a test unloaded it and failed */
 }
 
 /* Both protected, each with its own files, as either is unmounted. */
 TEST_F(two, windows_serve_every_mount_and_outlive_one)
 {
 	uint64_t before;
-	int i;
+	int i, status;
+	pid_t pid;
 
 	for (i = 0; i < 2; i++)
 		EXPECT_EQ(-1, bad_file(two_dirs[i], 100 * i, 600));
@@ -404,9 +424,15 @@ TEST_F(two, windows_serve_every_mount_and_outlive_one)
 		EXPECT_EQ(EFAULT, probe("inode", two_files[i]));
 	}
 	EXPECT_EQ(before, nvram_hash(&self->nv));
-	/* The other goes on writing after one is gone, then both again. */
-	ASSERT_EQ(0, umount(MNT));
-	ASSERT_EQ(0, put_files(MNT2, 100, 600, 1200));
+	/* One goes while the other writes, then both again. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(put_files(MNT2, 100, 600, 1200) ? 1 : 0);
+	usleep(100 * 1000);
+	EXPECT_EQ(0, umount(MNT));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
 	ASSERT_EQ(0, mount_half(&self->nv, 0, false));
 	ASSERT_EQ(0, put_both(1200, 1300));
 	ASSERT_EQ(0, umount(MNT2));
@@ -424,16 +450,21 @@ TEST_F(two, windows_serve_every_mount_and_outlive_one)
  */
 TEST_F(two, module_unloads_and_loads_again)
 {
-	int i;
+	int i, pools = pool_areas();
 
+	ASSERT_LT(0, pools);
+	ASSERT_EQ(0, access(PRAMFS_KO, R_OK));
 	ASSERT_EQ(0, umount(MNT));
 	ASSERT_EQ(0, umount(MNT2));
 	ASSERT_EQ(0, syscall(SYS_delete_module, "pramfs", O_NONBLOCK)) {
 		TH_LOG("cannot unload pramfs: %s", strerror(errno));
 	}
+	/* The pools went with it; the first mount makes them again. */
+	EXPECT_GT(pools, pool_areas());
 	ASSERT_EQ(0, load_module(PRAMFS_KO));
 	for (i = 0; i < 2; i++)
 		ASSERT_EQ(0, mount_half(&self->nv, i, false));
+	EXPECT_EQ(pools, pool_areas());
 	ASSERT_EQ(0, put_both(600, 700));
 	for (i = 0; i < 2; i++) {
 		EXPECT_EQ(-1, bad_file(two_dirs[i], 100 * i, 700));
