@@ -336,7 +336,8 @@ static int pram_load(struct super_block *sb, struct fs_context *fc)
 		return off;
 	/*
 	 * Read-only before the first access, on this CPU alone: no other
-	 * TLB can hold the mapping, so the mount sends no IPI.
+	 * TLB can hold the mapping, so no IPI flushes it (only the first
+	 * protected mount after the module loads sends one, for the pools).
 	 */
 	migrate_disable();
 	err = pram_map(sb, sbi->geo.size);
