@@ -12,6 +12,7 @@
 #include <linux/ioport.h>
 #include <linux/libnvdimm.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/percpu.h>
@@ -142,16 +143,17 @@ void pram_unmap(struct super_block *sb)
  * Write protection, x86_64. The kernel's mapping of the NVRAM (memremap,
  * often with 2 MiB or 1 GiB pages) is made read-only once, at mount, and
  * stays so. PRAMFS writes through alias windows: each CPU has a pool of
- * PRAM_WP_SLOTS virtual pages (slots), a vmap() area with 4 KiB PTEs of
- * its own. A window takes one or more consecutive slots of the CPU it
- * runs on, pins the task there (migrate_disable()) and points the slots'
- * PTEs at the pages to write, writable; closing it clears the PTEs.
+ * wp_slots virtual pages (slots, 4,096 by default), a vmap() area with
+ * 4 KiB PTEs of its own. A window takes one or more consecutive slots of
+ * the CPU it runs on, pins the task there (migrate_disable()) and points
+ * the slots' PTEs at the pages to write, writable; closing it clears the
+ * PTEs.
  *
  * No other CPU ever uses a slot, so no other CPU can hold a translation
  * of it, and no IPI is needed. The CPU that used a closed slot may still
  * hold its translation in its TLB: a slot is therefore used once between
  * two flushes of that CPU's TLB, which happen when all its free slots
- * have been used (a full local flush per 4,096 slots used: the pool is
+ * have been used (a full local flush per pool of slots used: the pool is
  * large because after a flush every translation is refilled, which under
  * QEMU's TCG costs more than the windows themselves).
  * What remains: until then, a stray write through that slot's address,
@@ -162,15 +164,38 @@ void pram_unmap(struct super_block *sb)
  * A slot's PTE names no filesystem until a window sets it, so the pools
  * are made by the first protected mount and serve every mount after it
  * until the module goes (pram_wp_exit()): building them (8,192 PTEs on
- * two CPUs) cost a third of a mount's instructions. They hold about
- * 100 KiB and 16 MiB of addresses per possible CPU meanwhile. Unmount
+ * two CPUs) cost a third of a mount's instructions. By default they hold
+ * about 100 KiB and 16 MiB of addresses per possible CPU meanwhile. Unmount
  * flushes every CPU's TLB, so no translation of a slot outlives the
  * mount.
  */
 
-#define PRAM_WP_SLOTS	4096
+/*
+ * Slots per CPU, a module parameter read when the pools are made (fewer
+ * cost less memory and flush the TLB more often): the fewest leave room
+ * for the journal's window (4 pages) and a window of PRAM_WP_MAX_PAGES
+ * inside it, many times over.
+ */
+#define PRAM_WP_MIN_SLOTS	64
+#define PRAM_WP_MAX_SLOTS	65536
+static unsigned int wp_slots = 4096;
+
+static int pram_wp_slots_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, PRAM_WP_MIN_SLOTS,
+				     PRAM_WP_MAX_SLOTS);
+}
+
+static const struct kernel_param_ops pram_wp_slots_ops = {
+	.set = pram_wp_slots_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(wp_slots, &pram_wp_slots_ops, &wp_slots, 0444);
+MODULE_PARM_DESC(wp_slots, "write-window slots per CPU, 64 to 65536 (default 4096)");
 
 struct pram_wp_pool {
+	unsigned int	slots;		/* wp_slots when it was made */
 	void		*base;		/* slot i is page i of this area */
 	pte_t		**pte;		/* each slot's 4 KiB PTE */
 	void		**target;	/* the page each slot maps */
@@ -231,18 +256,18 @@ static int pram_wp_area_init(struct pram_wp_pool *pool)
 	pte_t *pte = NULL;
 	unsigned int i;
 
-	pages = kvmalloc_array(PRAM_WP_SLOTS, sizeof(*pages), GFP_KERNEL);
+	pages = kvmalloc_array(pool->slots, sizeof(*pages), GFP_KERNEL);
 	if (!pages)
 		return -ENOMEM;
-	for (i = 0; i < PRAM_WP_SLOTS; i++)
+	for (i = 0; i < pool->slots; i++)
 		pages[i] = ZERO_PAGE(0);
 	/* VM_IOREMAP: /proc/kcore reads zeros there, not the windows. */
-	pool->base = vmap(pages, PRAM_WP_SLOTS, VM_MAP | VM_IOREMAP,
+	pool->base = vmap(pages, pool->slots, VM_MAP | VM_IOREMAP,
 			  PAGE_KERNEL_RO);
 	kvfree(pages);
 	if (!pool->base)
 		return -ENOMEM;
-	for (i = 0; i < PRAM_WP_SLOTS; i++) {
+	for (i = 0; i < pool->slots; i++) {
 		pte = pram_wp_next_pte((unsigned long)pool->base + i * PAGE_SIZE,
 				       pte);
 		if (!pte)
@@ -255,11 +280,12 @@ static int pram_wp_area_init(struct pram_wp_pool *pool)
 
 static int pram_wp_pool_init(struct pram_wp_pool *pool)
 {
-	pool->pte = kvcalloc(PRAM_WP_SLOTS, sizeof(*pool->pte), GFP_KERNEL);
-	pool->target = kvcalloc(PRAM_WP_SLOTS, sizeof(*pool->target),
+	pool->slots = wp_slots;
+	pool->pte = kvcalloc(pool->slots, sizeof(*pool->pte), GFP_KERNEL);
+	pool->target = kvcalloc(pool->slots, sizeof(*pool->target),
 				GFP_KERNEL);
-	pool->busy = bitmap_zalloc(PRAM_WP_SLOTS, GFP_KERNEL);
-	pool->stale = bitmap_zalloc(PRAM_WP_SLOTS, GFP_KERNEL);
+	pool->busy = bitmap_zalloc(pool->slots, GFP_KERNEL);
+	pool->stale = bitmap_zalloc(pool->slots, GFP_KERNEL);
 	if (!pool->pte || !pool->target || !pool->busy || !pool->stale)
 		return -ENOMEM;
 	return pram_wp_area_init(pool);
@@ -424,19 +450,19 @@ static int pram_wp_take_slots(struct pram_wp_pool *pool, unsigned int n)
 	unsigned long i = pool->next, bits = pram_wp_bits(i, n);
 
 	/* Slots are taken in turn: the next ones are usually fresh. */
-	if (i + n <= PRAM_WP_SLOTS && bits && !(pool->stale[BIT_WORD(i)] & bits))
+	if (i + n <= pool->slots && bits && !(pool->stale[BIT_WORD(i)] & bits))
 		goto take;
 	/* The stale ones are all behind. */
-	i = bitmap_find_next_zero_area(pool->stale, PRAM_WP_SLOTS, pool->next,
+	i = bitmap_find_next_zero_area(pool->stale, pool->slots, pool->next,
 				       n, 0);
-	if (i >= PRAM_WP_SLOTS) {
-		if (bitmap_find_next_zero_area(pool->busy, PRAM_WP_SLOTS, 0, n,
-					       0) >= PRAM_WP_SLOTS)
+	if (i >= pool->slots) {
+		if (bitmap_find_next_zero_area(pool->busy, pool->slots, 0, n,
+					       0) >= pool->slots)
 			return -1;
 		/* The free slots were used since the last flush. */
 		__flush_tlb_all();
-		bitmap_copy(pool->stale, pool->busy, PRAM_WP_SLOTS);
-		i = bitmap_find_next_zero_area(pool->stale, PRAM_WP_SLOTS, 0,
+		bitmap_copy(pool->stale, pool->busy, pool->slots);
+		i = bitmap_find_next_zero_area(pool->stale, pool->slots, 0,
 					       n, 0);
 	}
 take:

@@ -4,12 +4,14 @@
  * userfaultfd that is not served) must not hold PRAMFS's write windows:
  * a copy from user memory inside a window could sleep with the CPU's
  * window slots taken, while other writers wait for a slot with s_lock or
- * a record lock held. Many such writers on one CPU, and a process that
- * creates files on the same CPU meanwhile: it must finish while the
- * faults are still unserved, and every write completes once they are.
+ * a record lock held. More such writers on one CPU than it has slots,
+ * and a process that creates files on the same CPU meanwhile: it must
+ * finish while the faults are still unserved, and every write completes
+ * once they are. The module is loaded again with few slots (wp_slots),
+ * so that a few hundred writers are more than a CPU has.
  *
- * Needs root, pramfs registered, CONFIG_USERFAULTFD, and PRAM_PHYS and
- * PRAM_SIZE in the environment (qemu/run sets them).
+ * Needs root, pramfs as a module at PRAMFS_KO, CONFIG_USERFAULTFD, and
+ * PRAM_PHYS and PRAM_SIZE in the environment (qemu/run sets them).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -26,12 +28,13 @@
 #include "pramfs_util.h"
 
 /*
- * With the window held, each stalled one-block write would take one of
- * the CPU's 511 window slots: more writers than slots leave none for
- * anyone else. (Bigger writes take up to 16 slots each, but leave holes
- * that one-slot windows still fit in, so they prove less.)
+ * With the window held, each stalled one-block write (a new file's
+ * block 0: one slot) would take one of the CPU's slots: more writers
+ * than slots leave none for anyone else.
  */
-#define WRITERS		520
+#define SLOTS		"256"
+#define SLOTS_PARAM	"/sys/module/pramfs/parameters/wp_slots"
+#define EXTRA_WRITERS	64
 #define WRITE_LEN	4096
 #define CREATES		50
 #define CREATE_LIMIT_S	20
@@ -80,7 +83,8 @@ static void *do_write(void *arg)
 }
 
 /*
- * A writer: its write(2) of a userfaultfd-backed buffer to a new file
+ * A writer: its write(2) of a userfaultfd-backed buffer to a new empty
+ * file (made by the parent, so that no create waits behind the writes)
  * waits in the fault; it says so on @ready, and when the parent says "go"
  * on @go the fault is served with zeros. Exits 0 if the whole write then
  * went through.
@@ -95,7 +99,7 @@ static int writer(int i, int go, int ready, size_t len)
 
 	pin_to_cpu0();
 	snprintf(name, sizeof(name), "w%d", i);
-	w.fd = open(at(name), O_CREAT | O_RDWR, 0644);
+	w.fd = open(at(name), O_RDWR);
 	w.buf = stuck_buffer(&uffd, len);
 	if (w.fd < 0 || !w.buf || pthread_create(&t, NULL, do_write, &w))
 		return 2;
@@ -126,6 +130,33 @@ static int creator(void)
 	return 0;
 }
 
+/* Empty files w0 ... w<@n - 1>; 0 or -1. */
+static int make_files(int n)
+{
+	char name[32];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "w%d", i);
+		if (put(name, ""))
+			return -1;
+	}
+	return 0;
+}
+
+/* Read up to @n bytes from @fd, each within @secs seconds: how many came. */
+static int read_each(int fd, int n, int secs)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int got;
+	char c;
+
+	for (got = 0; got < n; got++)
+		if (poll(&p, 1, secs * 1000) != 1 || read(fd, &c, 1) != 1)
+			break;
+	return got;
+}
+
 /* Wait for @pid at most @secs seconds: its exit status, or -1. */
 static int wait_for(pid_t pid, int secs)
 {
@@ -139,8 +170,22 @@ static int wait_for(pid_t pid, int secs)
 	return -1;
 }
 
+/* A number read from @path, or -1. */
+static long read_number(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long n = -1;
+
+	if (f && fscanf(f, "%ld", &n) != 1)
+		n = -1;
+	if (f)
+		fclose(f);
+	return n;
+}
+
 FIXTURE(uffd) {
 	struct nvram nv;
+	int writers;
 };
 
 FIXTURE_SETUP(uffd)
@@ -156,32 +201,39 @@ FIXTURE_SETUP(uffd)
 		       strerror(errno));
 	}
 	close(fd);
+	ASSERT_EQ(0, reload_pramfs("wp_slots=" SLOTS)) {
+		TH_LOG("cannot load pramfs with wp_slots=%s", SLOTS);
+	}
+	ASSERT_EQ(atoi(SLOTS), read_number(SLOTS_PARAM));
+	self->writers = atoi(SLOTS) + EXTRA_WRITERS;
 	mkdir(MNT, 0755);
-	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx,init=32M,bs=4096",
-			      self->nv.phys));
+	/* Inodes for every writer and the creator's files. */
+	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx,init=32M,bs=4096,N=%d",
+			      self->nv.phys, 2 * self->writers + CREATES));
 }
 
 FIXTURE_TEARDOWN_PARENT(uffd)
 {
 	umount2(MNT, MNT_DETACH);
+	reload_pramfs("");
 }
 
 TEST_F_TIMEOUT(uffd, unserved_faults_hold_no_window, 300)
 {
-	pid_t writers[WRITERS], maker;
-	int go[2], ready[2], i, made;
-	char c;
+	int go[2], ready[2], i, made, n = self->writers;
+	pid_t *writers = calloc(n, sizeof(*writers)), maker;
 
+	ASSERT_NE(NULL, writers);
+	ASSERT_EQ(0, make_files(n));
 	ASSERT_EQ(0, pipe(go));
 	ASSERT_EQ(0, pipe(ready));
-	for (i = 0; i < WRITERS; i++) {
+	for (i = 0; i < n; i++) {
 		writers[i] = fork();
 		ASSERT_LE(0, writers[i]);
 		if (!writers[i])
 			_exit(writer(i, go[0], ready[1], WRITE_LEN));
 	}
-	for (i = 0; i < WRITERS; i++)
-		ASSERT_EQ(1, read(ready[0], &c, 1));
+	EXPECT_EQ(n, read_each(ready[0], n, 30));
 	/* Let the last writes reach their faults. */
 	sleep(2);
 	maker = fork();
@@ -190,20 +242,89 @@ TEST_F_TIMEOUT(uffd, unserved_faults_hold_no_window, 300)
 		_exit(creator());
 	made = wait_for(maker, CREATE_LIMIT_S);
 	EXPECT_EQ(0, made) {
-		TH_LOG("the creator %s in %d s while the faults waited",
-		       made < 0 ? "did not finish" : "failed", CREATE_LIMIT_S);
+		TH_LOG("the creator %s in %d s while %d faults waited",
+		       made < 0 ? "did not finish" : "failed", CREATE_LIMIT_S,
+		       n);
 	}
 	/* Serve the faults: every write goes through. */
-	for (i = 0; i < WRITERS; i++)
+	for (i = 0; i < n; i++)
 		ASSERT_EQ(1, write(go[1], "g", 1));
 	if (made < 0)
 		EXPECT_EQ(0, wait_for(maker, 60));
-	for (i = 0; i < WRITERS; i++)
+	for (i = 0; i < n; i++)
 		EXPECT_EQ(0, wait_for(writers[i], 60));
 	close(go[0]);
 	close(go[1]);
 	close(ready[0]);
 	close(ready[1]);
+	free(writers);
+}
+
+/* Write MNT/@name, @len bytes of pattern @seed in 64 KiB calls; 0 or -1. */
+static int put_pattern(const char *name, size_t len, unsigned int seed)
+{
+	static uint8_t buf[64 << 10];
+	int fd = open(at(name), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	size_t off;
+
+	for (off = 0; fd >= 0 && off < len; off += sizeof(buf)) {
+		fill_pattern(buf, sizeof(buf), seed, off);
+		if (write(fd, buf, sizeof(buf)) != sizeof(buf))
+			break;
+	}
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0 && off >= len ? 0 : -1;
+}
+
+/* Index of the first byte of MNT/@name that is not as put_pattern() wrote. */
+static long check_file(const char *name, size_t len, unsigned int seed)
+{
+	static uint8_t buf[64 << 10];
+	int fd = open(at(name), O_RDONLY);
+	long bad = -2;
+	size_t off;
+
+	for (off = 0; fd >= 0 && off < len; off += sizeof(buf)) {
+		if (read(fd, buf, sizeof(buf)) != sizeof(buf))
+			break;
+		bad = check_pattern(buf, sizeof(buf), seed, off);
+		if (bad >= 0) {
+			bad += off;
+			break;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return bad;
+}
+
+/*
+ * wp_slots out of its range is refused at load, with EINVAL; the fewest
+ * slots serve 16-page windows through many wraps of the pool.
+ */
+TEST_F(uffd, slot_counts_are_checked_and_the_fewest_serve)
+{
+	static const char *const bad[] = { "63", "65537", "0", "-1", "many" };
+	char params[64];
+	unsigned int i;
+
+	ASSERT_EQ(0, umount(MNT));
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		snprintf(params, sizeof(params), "wp_slots=%s", bad[i]);
+		EXPECT_EQ(EINVAL, reload_pramfs(params)) {
+			TH_LOG("%s was accepted", params);
+		}
+	}
+	ASSERT_EQ(0, reload_pramfs("wp_slots=64"));
+	EXPECT_EQ(64, read_number(SLOTS_PARAM));
+	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", self->nv.phys));
+	ASSERT_EQ(0, put_pattern("big", 4 << 20, 7));
+	remount(_metadata, &self->nv);
+	EXPECT_EQ(-1, check_file("big", 4 << 20, 7));
+	ASSERT_EQ(0, umount(MNT));
+	ASSERT_EQ(0, reload_pramfs(""));
+	EXPECT_EQ(4096, read_number(SLOTS_PARAM));
 }
 
 TEST_HARNESS_MAIN

@@ -20,11 +20,13 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
 #define MNT	"/mnt/pram"
+#define PRAMFS_KO	"/lib/modules/pramfs.ko"	/* where qemu/init loads it */
 
 struct nvram {
 	unsigned long long phys;
@@ -67,6 +69,30 @@ static inline const char *missing_prerequisite(struct nvram *nv)
 	if (nvram_from_env(nv))
 		return "PRAM_PHYS and PRAM_SIZE are not set";
 	return NULL;
+}
+
+/* Load the module at @path with @params; 0 (also if loaded) or the errno. */
+static inline int load_module(const char *path, const char *params)
+{
+	int fd = open(path, O_RDONLY), ret;
+
+	if (fd < 0)
+		return errno;
+	ret = syscall(SYS_finit_module, fd, params, 0) && errno != EEXIST ?
+	      errno : 0;
+	close(fd);
+	return ret;
+}
+
+/*
+ * Unload pramfs, with nothing mounted, and load it again with @params: 0
+ * or the errno.
+ */
+static inline int reload_pramfs(const char *params)
+{
+	if (syscall(SYS_delete_module, "pramfs", O_NONBLOCK) && errno != ENOENT)
+		return errno;
+	return load_module(PRAMFS_KO, params);
 }
 
 /* The NVRAM through /dev/mem. */

@@ -28,23 +28,10 @@
 
 #define FAULT_PROC	"/proc/pramfs_fault"
 #define MNT2		"/tmp/pram2"
-#define PRAMFS_KO	"/lib/modules/pramfs.ko"	/* where qemu/init loads it */
 
 static const char *const targets[] = {
 	"super", "copy", "inode", "dirent", "bitmap", "data",
 };
-
-/* Load the module at @path; 0 (also if it is loaded) or the errno. */
-static int load_module(const char *path)
-{
-	int fd = open(path, O_RDONLY), ret;
-
-	if (fd < 0)
-		return errno;
-	ret = syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST ? errno : 0;
-	close(fd);
-	return ret;
-}
 
 /* Load pramfs_fault.ko from beside this program, unless it is loaded. */
 static const char *load_fault_module(void)
@@ -62,7 +49,7 @@ static const char *load_fault_module(void)
 		 dirname(exe));
 	if (access(path, R_OK))
 		return "pramfs_fault.ko is missing";
-	return load_module(path) ? "cannot load pramfs_fault.ko" : NULL;
+	return load_module(path, "") ? "cannot load pramfs_fault.ko" : NULL;
 }
 
 /* Aim a probe; 0 if the store landed, else the errno (EFAULT: faulted). */
@@ -406,7 +393,7 @@ FIXTURE_TEARDOWN_PARENT(two)
 {
 	umount2(MNT, MNT_DETACH);
 	umount2(MNT2, MNT_DETACH);
-	load_module(PRAMFS_KO);	/* if a test unloaded it and failed */
+	load_module(PRAMFS_KO, "");	/* if a test unloaded it and failed */
 }
 
 /* Both protected, each with its own files, as either is unmounted. */
@@ -463,7 +450,7 @@ TEST_F(two, module_unloads_and_loads_again)
 	}
 	/* All went with it; the first mount makes them again. */
 	EXPECT_EQ(0, pool_areas());
-	ASSERT_EQ(0, load_module(PRAMFS_KO));
+	ASSERT_EQ(0, load_module(PRAMFS_KO, ""));
 	for (i = 0; i < 2; i++)
 		ASSERT_EQ(0, mount_half(&self->nv, i, false));
 	EXPECT_EQ(pools, pool_areas());
