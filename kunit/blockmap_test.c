@@ -523,6 +523,7 @@ struct check_case {
 	u32 blocks;		/* when the map is good */
 	const char *why;	/* NULL: good */
 	u32 direct;
+	u32 xattr;		/* the file's attribute block */
 };
 
 static void *check_image(struct kunit *test)
@@ -568,6 +569,12 @@ static const struct check_case check_cases[] = {
 	  "block map entry names a block of the map" },
 	{ "data block naming its column", MAP_ROW, ck_data_own_column, 0,
 	  "block map entry names a block of the map" },
+	{ "an attribute block apart", MAP_ROW, ck_nothing, CHECK_BLOCKS, NULL,
+	  .xattr = 12 },
+	{ "data block naming the attribute block", MAP_ROW, ck_nothing, 0,
+	  "block map entry names the attribute block", .xattr = 7 },
+	{ "column naming the attribute block", MAP_ROW, ck_nothing, 0,
+	  "block map entry names the attribute block", .xattr = 5 },
 	{ "direct block", 0, ck_nothing, 1, NULL, .direct = FILE_DIRECT },
 	{ "direct: the last block", 0, ck_nothing, 1, NULL,
 	  .direct = FILE_LAST },
@@ -604,10 +611,11 @@ static void check_test(struct kunit *test)
 	u32 blocks = ~0U;
 	int err;
 
+	pi->i_xattr = cpu_to_le32(c->xattr);
 	c->mutate(image);
 	if (!c->direct) {
-		err = pram_map_check(&map_geo, image, c->row_block, &blocks,
-				     &why);
+		err = pram_map_check(&map_geo, image, c->row_block, c->xattr,
+				     &blocks, &why);
 		check_expect(test, c, err, blocks, why);
 		why = NULL;
 		blocks = ~0U;

@@ -373,7 +373,7 @@ int pram_file_map_check(const struct pram_geometry *g, const void *base,
 	if (!direct)
 		return pram_map_check(g, base,
 				      le32_to_cpu(pi->i_type.reg.row_block),
-				      blocks, why);
+				      le32_to_cpu(pi->i_xattr), blocks, why);
 	if (!pram_block_valid(g, direct)) {
 		*why = "direct block outside the data area";
 		return -EINVAL;
@@ -451,6 +451,7 @@ int pram_map_walk(const struct pram_geometry *g, const void *base, u32 row,
 EXPORT_SYMBOL_IF_KUNIT(pram_map_walk);
 
 struct pram_map_count {
+	u32		xattr;
 	u32		blocks;
 	const char	*bad;
 };
@@ -459,10 +460,12 @@ static int pram_map_count(void *arg, const struct pram_map_ent *e)
 {
 	struct pram_map_count *c = arg;
 
-	if (e->bad) {
-		c->bad = e->bad;
+	c->bad = e->bad;
+	/* The next change of the attributes would free it under the file. */
+	if (!c->bad && e->block == c->xattr)
+		c->bad = "block map entry names the attribute block";
+	if (c->bad)
 		return -EINVAL;
-	}
 	c->blocks++;
 	return 0;
 }
@@ -472,20 +475,22 @@ static int pram_map_count(void *arg, const struct pram_map_ent *e)
  * @g: the geometry
  * @base: the filesystem image
  * @row_block: the file's row block, 0 for none
+ * @xattr: the file's attribute block, 0 for none
  * @blocks: the blocks the map holds: the row block, its column blocks
  *	    and their data blocks, as i_blocks counts them
  * @why: on error, the reason, for the log
  *
  * Every column and data block must be a data block other than the row
- * block (and, for a data block, its own column). Reads the whole map:
- * one entry per (bs / 4) blocks of the file besides the row.
+ * block, the attribute block (and, for a data block, its own column).
+ * Reads the whole map: one entry per (bs / 4) blocks of the file besides
+ * the row.
  *
  * Return: 0, or -EINVAL for a bad map.
  */
 int pram_map_check(const struct pram_geometry *g, const void *base,
-		   u32 row_block, u32 *blocks, const char **why)
+		   u32 row_block, u32 xattr, u32 *blocks, const char **why)
 {
-	struct pram_map_count c = { .blocks = 1 };
+	struct pram_map_count c = { .xattr = xattr, .blocks = 1 };
 
 	*blocks = 0;
 	if (!row_block)

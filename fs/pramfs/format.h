@@ -224,7 +224,7 @@ long pram_map_lookup(const struct pram_geometry *g, const void *base,
 s64 pram_map_seek(const struct pram_geometry *g, const void *base,
 		  u32 row_block, u64 from, u64 end, bool data);
 int pram_map_check(const struct pram_geometry *g, const void *base,
-		   u32 row_block, u32 *blocks, const char **why);
+		   u32 row_block, u32 xattr, u32 *blocks, const char **why);
 
 long pram_file_run(const struct pram_geometry *g, const void *base,
 		   const struct pram_inode *pi, u64 fblock, u64 max, u64 *run);

@@ -197,6 +197,21 @@ static void c_xattr(uint8_t *img, uint32_t ino)
 	inode_set(img, ino, I_XATTR, 4, inode_get(img, ino, I_DIRECT, 4));
 }
 
+/*
+ * Its first data block named as its attribute block too (the feature
+ * set): the next change of its attributes would free it under the file.
+ */
+static void c_xattr_data(uint8_t *img, uint32_t ino)
+{
+	uint32_t row = inode_get(img, ino, I_ROW, 4);
+	uint32_t column = le_get(img + block_off(img, row), 4);
+
+	sb_set(img, SB_INCOMPAT, 4,
+	       sb_get(img, SB_INCOMPAT, 4) | INCOMPAT_XATTR);
+	inode_set(img, ino, I_XATTR, 4,
+		  le_get(img + block_off(img, column), 4));
+}
+
 static const struct bad_entry bad_entries[] = {
 	{ "bad checksum", 0, c_checksum, false, EUCLEAN, true },
 	{ "free inode in the list", 0, c_free, false, ENOENT, false },
@@ -213,6 +228,7 @@ static const struct bad_entry bad_entries[] = {
 	{ "direct block out of range", 100, c_direct_range, false, EUCLEAN, true },
 	{ "unknown inode flag", 0, c_flags, false, EUCLEAN, true },
 	{ "xattr block without the feature", 100, c_xattr, false, EUCLEAN, true },
+	{ "xattr block that is a data block", BS + 100, c_xattr_data, true, EUCLEAN, true },
 	{ "file without links", 0, c_links_0, false, EUCLEAN, true },
 	{ "file with two links", 0, c_links_2, false, EUCLEAN, true },
 };

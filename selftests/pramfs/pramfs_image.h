@@ -29,6 +29,7 @@ enum {
 
 #define STATE_CLEAN	0x1
 #define STATE_ERRORS	0x2
+#define INCOMPAT_XATTR	0x8
 
 /* Inode fields. */
 enum {
