@@ -36,6 +36,7 @@ enum problem {
 	PR_JOURNAL_HEAD,	/* the journal's head is bad */
 	PR_JOURNAL_UNDO,	/* an operation a power cut left half done */
 	PR_FREE_DIRTY,		/* a free slot that is not all zeros */
+	PR_FEATURE,		/* records use a feature the superblock lacks */
 	PR_INODE_BAD,		/* an inode that fails its checks */
 	PR_INODE_CSUM,		/* only the checksum is wrong */
 	PR_ROOT_BAD,

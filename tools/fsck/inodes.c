@@ -70,6 +70,70 @@ static int check_record(struct fsck *f, u32 ino, const char **why)
 	return pram_inode_check(&copy, ino, f->g, why);
 }
 
+/* Does the record of @ino (an inode, link entry or name record) pass? */
+static bool record_passes(struct fsck *f, u32 ino)
+{
+	const struct pram_inode *pi = pram_img_inode(&f->img, ino);
+	umode_t mode = le16_to_cpu(pi->i_mode);
+	const char *why;
+
+	if (pram_mode_is_name(mode))
+		return !pram_name_rec_check((const void *)pi, ino, f->g, &why);
+	if (check_record(f, ino, &why))
+		return false;
+	return pram_mode_is_link(mode) || !pi->i_xattr ||
+	       !fsck_xattr_problem(f, ino, le32_to_cpu(pi->i_xattr));
+}
+
+/*
+ * The inodes that fail only because the superblock lacks the feature
+ * @bit: how many, and the first in @first.
+ */
+static u32 needing_feature(struct fsck *f, u32 bit, u32 *first)
+{
+	u32 ino, end = PRAM_ROOT_INO + f->g->inodes_count, n = 0;
+	bool passes;
+
+	for (ino = PRAM_ROOT_INO; ino < end; ino++) {
+		if (!pram_img_inode(&f->img, ino)->i_mode ||
+		    record_passes(f, ino))
+			continue;
+		f->g->incompat |= bit;
+		passes = record_passes(f, ino);
+		f->g->incompat &= ~bit;
+		if (passes && !n++)
+			*first = ino;
+	}
+	return n;
+}
+
+/*
+ * A feature the records use but the superblock lacks (a bit lost) is set
+ * again rather than costing every record that uses it, as e2fsck sets
+ * EXTENTS for inodes in extent format.
+ */
+static void pass1_features(struct fsck *f)
+{
+	static const struct { u32 bit; const char *name; } features[] = {
+		{ PRAM_FEATURE_INCOMPAT_LINKS, "links" },
+		{ PRAM_FEATURE_INCOMPAT_LONGNAMES, "longnames" },
+		{ PRAM_FEATURE_INCOMPAT_XATTR, "xattr" },
+		{ PRAM_FEATURE_INCOMPAT_DIRECT, "direct" },
+	};
+	u32 i, n, first = 0;
+
+	for (i = 0; i < ARRAY_SIZE(features); i++) {
+		if (pram_has_incompat(f->g, features[i].bit))
+			continue;
+		n = needing_feature(f, features[i].bit, &first);
+		if (n && fsck_problem(f, PR_FEATURE, "%u inodes (the first %u) use the %s feature, which the superblock lacks",
+				      n, first, features[i].name)) {
+			pram_img_set_incompat(&f->img, features[i].bit);
+			pram_img_super_commit(&f->img);
+		}
+	}
+}
+
 /*
  * An inode in no list has no name (the kernel takes it with the entry),
  * or, deleted by an older kernel, a short valid one: a long name's
@@ -323,6 +387,7 @@ void fsck_pass1(struct fsck *f)
 	struct pram_inode *pi;
 	umode_t mode;
 
+	pass1_features(f);
 	for (ino = PRAM_ROOT_INO; ino < end; ino++) {
 		pi = pram_img_inode(&f->img, ino);
 		/* A free root is a bad one: remade, not cleared. */

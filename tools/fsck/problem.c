@@ -24,6 +24,7 @@ static const struct {
 	[PR_JOURNAL_HEAD]	= { "Make the journal empty", PREEN },
 	[PR_JOURNAL_UNDO]	= { "Undo it", PREEN },
 	[PR_FREE_DIRTY]		= { "Clear it", PREEN },
+	[PR_FEATURE]		= { "Set the feature", 0 },
 	[PR_INODE_BAD]		= { "Clear it", 0 },
 	[PR_INODE_CSUM]		= { "Fix the checksum", PREEN },
 	[PR_ROOT_BAD]		= { "Make a new root directory", 0 },

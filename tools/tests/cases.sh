@@ -75,8 +75,11 @@ xattr-shared 4 f5
 direct-dup 4 f2
 direct-dup-full 4 f2
 direct-range 4 f2
-direct-nofeature 4 f2
-dup-row 4 f2"
+direct-nofeature 4 -
+dup-row 4 f2
+links-nofeature 4 -
+longnames-nofeature 4 -
+xattr-nofeature 4 -"
 
 # What pramfs-corrupt makes valid, for what mkfs.pramfs -d never makes:
 # fsck.pramfs -fn and -fy find nothing (0), and every file extracts as it

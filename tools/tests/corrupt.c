@@ -509,6 +509,18 @@ static void c_direct_range(void) { redirect(img.geo.blocks_count + 5); }
 /* A valid direct file, but the superblocks lack INCOMPAT_DIRECT. */
 static void c_direct_nofeature(void) { make_direct(false); }
 
+/* The superblocks lose a feature bit that records use. */
+static void drop_feature(u32 bit)
+{
+	img.sb->s_feature_incompat &= ~cpu_to_le32(bit);
+	img.geo.incompat &= ~bit;
+	pram_img_super_commit(&img);
+}
+
+static void c_links_nofeature(void) { drop_feature(PRAM_FEATURE_INCOMPAT_LINKS); }
+static void c_longnames_nofeature(void) { drop_feature(PRAM_FEATURE_INCOMPAT_LONGNAMES); }
+static void c_xattr_nofeature(void) { drop_feature(PRAM_FEATURE_INCOMPAT_XATTR); }
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -535,6 +547,9 @@ static const struct {
 	{ "direct", c_direct },		{ "direct-dup", c_direct_dup },
 	{ "direct-dup-full", c_direct_dup_full }, { "direct-range", c_direct_range },
 	{ "direct-nofeature", c_direct_nofeature }, { "dup-row", c_dup_row },
+	{ "links-nofeature", c_links_nofeature },
+	{ "longnames-nofeature", c_longnames_nofeature },
+	{ "xattr-nofeature", c_xattr_nofeature },
 };
 
 int main(int argc, char **argv)

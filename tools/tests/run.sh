@@ -145,7 +145,11 @@ check_moved() {
 	dup-row) cmp -s <(head -c 900 /dev/zero) "$work/x/a/f2" &&
 		"$DUMP" -i /a/f2 "$work/$1.img" | grep -qE '^blocks +0$' ;;
 	# A direct block the record may not name: cleared, as a bad row block.
-	direct-range | direct-nofeature) [ ! -e "$work/x/a/f2" ] && [ ! -e "$work/x/lost+found/f2" ] ;;
+	direct-range) [ ! -e "$work/x/a/f2" ] && [ ! -e "$work/x/lost+found/f2" ] ;;
+	# A feature bit lost, the records that use it valid: the bit is set
+	# again and every file kept (the diff above), its attributes too.
+	*-nofeature) "$DUMP" "$work/$1.img" | grep -qE "^features \(c/ro/in\) .* ${1%-nofeature}( |\$)" &&
+		"$DUMP" -i /a/f2 "$work/$1.img" | grep -qF 'attribute              user.colour (4 bytes) "blue"' ;;
 	*) return ;;
 	esac
 	right=$?
