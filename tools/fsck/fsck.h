@@ -109,6 +109,7 @@ void fsck_note(struct fsck *f, const char *fmt, ...)
 /* the passes */
 int fsck_pass0(struct fsck *f);
 void fsck_journal(struct fsck *f);
+void fsck_features(struct fsck *f);
 void fsck_pass1(struct fsck *f);
 void fsck_pass1b(struct fsck *f);
 void fsck_pass2(struct fsck *f);

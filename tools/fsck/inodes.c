@@ -70,64 +70,135 @@ static int check_record(struct fsck *f, u32 ino, const char **why)
 	return pram_inode_check(&copy, ino, f->g, why);
 }
 
-/* Does the record of @ino (an inode, link entry or name record) pass? */
-static bool record_passes(struct fsck *f, u32 ino)
+/*
+ * The features the superblock may have lost: a record that uses one
+ * fails "... without the feature".
+ */
+static const struct {
+	u32		bit;
+	const char	*name;
+} features[] = {
+	{ PRAM_FEATURE_INCOMPAT_LINKS, "links" },
+	{ PRAM_FEATURE_INCOMPAT_LONGNAMES, "longnames" },
+	{ PRAM_FEATURE_INCOMPAT_XATTR, "xattr" },
+	{ PRAM_FEATURE_INCOMPAT_DIRECT, "direct" },
+};
+
+/*
+ * Can @ino's record say which features the filesystem uses? Only a live
+ * one whose checksum is right: an inode with links, or a link entry
+ * naming an inode in use (name records follow their entry's head).
+ */
+static bool feature_witness(struct fsck *f, u32 ino)
 {
-	const struct pram_inode *pi = pram_img_inode(&f->img, ino);
+	const struct pram_inode *pi = pram_img_inode(&f->img, ino), *t;
 	umode_t mode = le16_to_cpu(pi->i_mode);
+	u32 target;
+
+	if (!mode || pram_mode_is_name(mode) ||
+	    le32_to_cpu(pi->i_csum) != pram_inode_csum(pi, ino))
+		return false;
+	if (!pram_mode_is_link(mode))
+		return pi->i_links_count;
+	target = le32_to_cpu(pi->i_type.link.ino);
+	if (!pram_ino_valid(f->g, target))
+		return false;
+	t = pram_img_inode(&f->img, target);
+	mode = le16_to_cpu(t->i_mode);
+	return mode && !pram_mode_is_link(mode) && !pram_mode_is_name(mode) &&
+	       !S_ISDIR(mode);
+}
+
+/*
+ * Does @pi (of @ino) pass with the features @incompat? Judged as pass 1
+ * judges it (link count and attribute block apart), but with its name.
+ */
+static bool passes_with(struct fsck *f, const struct pram_inode *pi, u32 ino,
+			u32 incompat)
+{
+	struct pram_geometry g = *f->g;
 	const char *why;
 
-	if (pram_mode_is_name(mode))
-		return !pram_name_rec_check((const void *)pi, ino, f->g, &why);
-	if (check_record(f, ino, &why))
-		return false;
-	return pram_mode_is_link(mode) || !pi->i_xattr ||
-	       !fsck_xattr_problem(f, ino, le32_to_cpu(pi->i_xattr));
+	g.incompat = incompat;
+	return !pram_inode_check(pi, ino, &g, &why);
+}
+
+/* Is @ino's attribute block (not 0) valid with the features @incompat? */
+static bool xattr_passes_with(struct fsck *f, u32 ino, u32 block, u32 incompat)
+{
+	struct pram_geometry *g = f->g, copy = *g;
+	bool ok;
+
+	copy.incompat = incompat;
+	f->g = &copy;
+	ok = !fsck_xattr_problem(f, ino, block);
+	f->g = g;
+	return ok;
 }
 
 /*
- * The inodes that fail only because the superblock lacks the feature
- * @bit: how many, and the first in @first.
+ * The features of @missing that the witness @ino needs: with all of
+ * them, its record (and attribute block) pass; without one, they fail.
  */
-static u32 needing_feature(struct fsck *f, u32 bit, u32 *first)
+static u32 features_needed(struct fsck *f, u32 ino, u32 missing)
 {
-	u32 ino, end = PRAM_ROOT_INO + f->g->inodes_count, n = 0;
-	bool passes;
+	const struct pram_inode *pi = pram_img_inode(&f->img, ino);
+	u32 all = f->g->incompat | missing, xattr = le32_to_cpu(pi->i_xattr);
+	struct pram_inode copy = *pi;
+	u32 need = 0, i, bit;
 
-	for (ino = PRAM_ROOT_INO; ino < end; ino++) {
-		if (!pram_img_inode(&f->img, ino)->i_mode ||
-		    record_passes(f, ino))
-			continue;
-		f->g->incompat |= bit;
-		passes = record_passes(f, ino);
-		f->g->incompat &= ~bit;
-		if (passes && !n++)
-			*first = ino;
+	if (!pram_mode_is_link(le16_to_cpu(pi->i_mode))) {
+		copy.i_links_count = cpu_to_le16(S_ISDIR(le16_to_cpu(pi->i_mode)) ? 2 : 1);
+		copy.i_xattr = 0;
+		copy.i_csum = cpu_to_le32(pram_inode_csum(&copy, ino));
+	} else {
+		xattr = 0;
 	}
-	return n;
+	if (!passes_with(f, &copy, ino, all))
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(features); i++) {
+		bit = features[i].bit;
+		if (!(missing & bit))
+			continue;
+		if (!passes_with(f, &copy, ino, all & ~bit))
+			need |= bit;
+	}
+	/* A bad attribute block costs only the attributes: no witness. */
+	if ((missing & PRAM_FEATURE_INCOMPAT_XATTR) && xattr &&
+	    xattr_passes_with(f, ino, xattr, all))
+		need |= PRAM_FEATURE_INCOMPAT_XATTR;
+	return need;
 }
 
-/*
- * A feature the records use but the superblock lacks (a bit lost) is set
- * again rather than costing every record that uses it, as e2fsck sets
- * EXTENTS for inodes in extent format.
+/**
+ * fsck_features() - set again the features records use but the
+ * superblock lacks
+ * @f: the check
+ *
+ * A lost feature bit would cost every record that uses the feature; as
+ * e2fsck sets EXTENTS for inodes in extent format, the bit is set again
+ * instead. Once, before pass 1; all missing features judged together.
  */
-static void pass1_features(struct fsck *f)
+void fsck_features(struct fsck *f)
 {
-	static const struct { u32 bit; const char *name; } features[] = {
-		{ PRAM_FEATURE_INCOMPAT_LINKS, "links" },
-		{ PRAM_FEATURE_INCOMPAT_LONGNAMES, "longnames" },
-		{ PRAM_FEATURE_INCOMPAT_XATTR, "xattr" },
-		{ PRAM_FEATURE_INCOMPAT_DIRECT, "direct" },
-	};
-	u32 i, n, first = 0;
+	u32 missing = 0, need, ino, end = PRAM_ROOT_INO + f->g->inodes_count;
+	u32 n[ARRAY_SIZE(features)] = { }, first[ARRAY_SIZE(features)] = { };
+	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(features); i++) {
-		if (pram_has_incompat(f->g, features[i].bit))
+	for (i = 0; i < ARRAY_SIZE(features); i++)
+		if (!pram_has_incompat(f->g, features[i].bit))
+			missing |= features[i].bit;
+	for (ino = PRAM_ROOT_INO; missing && ino < end; ino++) {
+		if (!feature_witness(f, ino))
 			continue;
-		n = needing_feature(f, features[i].bit, &first);
-		if (n && fsck_problem(f, PR_FEATURE, "%u inodes (the first %u) use the %s feature, which the superblock lacks",
-				      n, first, features[i].name)) {
+		need = features_needed(f, ino, missing);
+		for (i = 0; i < ARRAY_SIZE(features); i++)
+			if ((need & features[i].bit) && !n[i]++)
+				first[i] = ino;
+	}
+	for (i = 0; i < ARRAY_SIZE(features); i++) {
+		if (n[i] && fsck_problem(f, PR_FEATURE, "%u records (the first, inode %u) use the %s feature, which the superblock lacks",
+					 n[i], first[i], features[i].name)) {
 			pram_img_set_incompat(&f->img, features[i].bit);
 			pram_img_super_commit(&f->img);
 		}
@@ -353,7 +424,7 @@ static void pass1_xattr(struct fsck *f, u32 ino)
 		return;
 	why = fsck_xattr_problem(f, ino, block);
 	if (!why && test_bit_le(block, f->claimed))
-		why = "held by another inode";
+		why = "already held (a block of a file, or attributes of another inode)";
 	if (!why) {
 		fsck_claim(f, block);
 		return;
@@ -387,7 +458,6 @@ void fsck_pass1(struct fsck *f)
 	struct pram_inode *pi;
 	umode_t mode;
 
-	pass1_features(f);
 	for (ino = PRAM_ROOT_INO; ino < end; ino++) {
 		pi = pram_img_inode(&f->img, ino);
 		/* A free root is a bad one: remade, not cleared. */

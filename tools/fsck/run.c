@@ -120,6 +120,7 @@ int fsck_run(struct fsck *f)
 	f->claimed = zalloc(DIV_ROUND_UP((u64)f->g->blocks_count, 8));
 	f->dup = zalloc(DIV_ROUND_UP((u64)f->g->blocks_count, 8));
 	pram_build_start(&f->b, &f->img);
+	fsck_features(f);
 	passes_1_1b(f);
 	pass(f, "Pass 2: directory lists", fsck_pass2);
 	pass(f, "Pass 3: reachability", fsck_pass3);

@@ -79,7 +79,9 @@ direct-nofeature 4 -
 dup-row 4 f2
 links-nofeature 4 -
 longnames-nofeature 4 -
-xattr-nofeature 4 -"
+xattr-nofeature 4 -
+direct-xattr-nofeature 4 -
+direct-stray 4 f3"
 
 # What pramfs-corrupt makes valid, for what mkfs.pramfs -d never makes:
 # fsck.pramfs -fn and -fy find nothing (0), and every file extracts as it

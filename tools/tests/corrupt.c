@@ -517,6 +517,22 @@ static void drop_feature(u32 bit)
 	pram_img_super_commit(&img);
 }
 
+/* /a/f2 direct, with its attributes, and both bits lost at once. */
+static void c_direct_xattr_nofeature(void)
+{
+	make_direct(false);
+	drop_feature(PRAM_FEATURE_INCOMPAT_XATTR);
+}
+
+/*
+ * The empty /a/f3 names /a/f1's first block as a direct block, its
+ * checksum not updated, without the feature: no witness for it.
+ */
+static void c_direct_stray(void)
+{
+	rec(ino("/a/f3"))->i_type.reg.direct = first_entry("/a/f1")[0];
+}
+
 static void c_links_nofeature(void) { drop_feature(PRAM_FEATURE_INCOMPAT_LINKS); }
 static void c_longnames_nofeature(void) { drop_feature(PRAM_FEATURE_INCOMPAT_LONGNAMES); }
 static void c_xattr_nofeature(void) { drop_feature(PRAM_FEATURE_INCOMPAT_XATTR); }
@@ -550,6 +566,8 @@ static const struct {
 	{ "links-nofeature", c_links_nofeature },
 	{ "longnames-nofeature", c_longnames_nofeature },
 	{ "xattr-nofeature", c_xattr_nofeature },
+	{ "direct-xattr-nofeature", c_direct_xattr_nofeature },
+	{ "direct-stray", c_direct_stray },
 };
 
 int main(int argc, char **argv)

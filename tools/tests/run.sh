@@ -124,6 +124,14 @@ check_dup() {
 	   [ -z "$(comm -12 <(blocks_of "$1" /a/f1 | sort) <(blocks_of "$1" /a/f2 | sort))" ]; then ok
 	else bad "$2: f1 must keep its blocks and share none with f2"; fi
 }
+# Does the image's superblock list every feature of @2 ("a-b": a and b)?
+has_features() {
+	local f features
+	features=$("$DUMP" "$1" | sed -n 's/^features (c\/ro\/in) *//p')
+	for f in ${2//-/ }; do
+		[[ " $features " == *" $f "* ]] || return 1
+	done
+}
 # After orphan: /a/f5 in /lost+found with its bytes; after orphan-dir: /b
 # there with its entry; after deleted: /a/f5 freed, not brought back;
 # after unlisted-name: /a/f4 valid through its other name.
@@ -148,8 +156,12 @@ check_moved() {
 	direct-range) [ ! -e "$work/x/a/f2" ] && [ ! -e "$work/x/lost+found/f2" ] ;;
 	# A feature bit lost, the records that use it valid: the bit is set
 	# again and every file kept (the diff above), its attributes too.
-	*-nofeature) "$DUMP" "$work/$1.img" | grep -qE "^features \(c/ro/in\) .* ${1%-nofeature}( |\$)" &&
+	*-nofeature) has_features "$work/$1.img" "${1%-nofeature}" &&
 		"$DUMP" -i /a/f2 "$work/$1.img" | grep -qF 'attribute              user.colour (4 bytes) "blue"' ;;
+	# A record with a stale checksum is no witness: the bit stays off,
+	# /a/f3 is cleared, /a/f1 keeps its block.
+	direct-stray) ! has_features "$work/$1.img" direct && [ ! -e "$work/x/a/f3" ] &&
+		cmp -s "$tree/a/f1" "$work/x/a/f1" ;;
 	*) return ;;
 	esac
 	right=$?
