@@ -17,6 +17,7 @@
 #include <linux/sched.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
+#include <linux/stringify.h>
 #include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
 #include <asm/tlbflush.h>
@@ -172,13 +173,15 @@ void pram_unmap(struct super_block *sb)
 
 /*
  * Slots per CPU, a module parameter read when the pools are made (fewer
- * cost less memory and flush the TLB more often): the fewest leave room
- * for the journal's window (4 pages) and a window of PRAM_WP_MAX_PAGES
- * inside it, many times over.
+ * cost less memory and flush the TLB more often). A transaction holds
+ * its journal's window (4 slots) while it sleeps on a lock, on one CPU:
+ * the fewest slots leave room for those of 60 mounts and a window of
+ * PRAM_WP_MAX_PAGES beside them.
  */
-#define PRAM_WP_MIN_SLOTS	64
+#define PRAM_WP_MIN_SLOTS	256
+#define PRAM_WP_DEFAULT_SLOTS	4096
 #define PRAM_WP_MAX_SLOTS	65536
-static unsigned int wp_slots = 4096;
+static unsigned int wp_slots = PRAM_WP_DEFAULT_SLOTS;
 
 static int pram_wp_slots_set(const char *val, const struct kernel_param *kp)
 {
@@ -192,7 +195,10 @@ static const struct kernel_param_ops pram_wp_slots_ops = {
 };
 
 module_param_cb(wp_slots, &pram_wp_slots_ops, &wp_slots, 0444);
-MODULE_PARM_DESC(wp_slots, "write-window slots per CPU, 64 to 65536 (default 4096)");
+MODULE_PARM_DESC(wp_slots, "write-window slots per CPU, "
+		 __stringify(PRAM_WP_MIN_SLOTS) " to "
+		 __stringify(PRAM_WP_MAX_SLOTS) " (default "
+		 __stringify(PRAM_WP_DEFAULT_SLOTS) ")");
 
 struct pram_wp_pool {
 	unsigned int	slots;		/* wp_slots when it was made */

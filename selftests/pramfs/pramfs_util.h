@@ -27,6 +27,7 @@
 
 #define MNT	"/mnt/pram"
 #define PRAMFS_KO	"/lib/modules/pramfs.ko"	/* where qemu/init loads it */
+#define WP_SLOTS_PARAM	"/sys/module/pramfs/parameters/wp_slots"
 
 struct nvram {
 	unsigned long long phys;
@@ -69,6 +70,19 @@ static inline const char *missing_prerequisite(struct nvram *nv)
 	if (nvram_from_env(nv))
 		return "PRAM_PHYS and PRAM_SIZE are not set";
 	return NULL;
+}
+
+/* A number read from @path, or -1. */
+static inline long read_number(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long n = -1;
+
+	if (f && fscanf(f, "%ld", &n) != 1)
+		n = -1;
+	if (f)
+		fclose(f);
+	return n;
 }
 
 /* Load the module at @path with @params; 0 (also if loaded) or the errno. */
