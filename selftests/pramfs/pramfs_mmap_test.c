@@ -323,25 +323,35 @@ TEST_F(mm, coherent_with_write)
 	close(fd);
 }
 
+#define SEEN	64	/* bytes put_seen() writes */
+
+/* Write SEEN bytes of pattern @seed at @off of @fd; @p, its mapping, shows them. */
+static void put_seen(struct __test_metadata *_metadata, int fd,
+		     const uint8_t *p, off_t off, unsigned int seed)
+{
+	uint8_t buf[SEEN];
+
+	fill_pattern(buf, sizeof(buf), seed, off);
+	ASSERT_EQ(sizeof(buf), pwrite(fd, buf, sizeof(buf), off));
+	EXPECT_EQ(-1, check_pattern(p + off, sizeof(buf), seed, off));
+}
+
 /* A hole reads as zeros, and as data once written or allocated. */
 TEST_F(mm, holes_filled_while_mapped)
 {
-	uint8_t *p, buf[64];
+	uint8_t *p;
 	int fd;
 
 	p = map_holes("sparse", &fd);
 	ASSERT_NE(NULL, p);
 	EXPECT_EQ(-1, first_nonzero(p, 4 * PG));
 
-	fill_pattern(buf, sizeof(buf), 7, PG + 5);
-	ASSERT_EQ(sizeof(buf), pwrite(fd, buf, sizeof(buf), PG + 5));
-	EXPECT_EQ(-1, check_pattern(p + PG + 5, sizeof(buf), 7, PG + 5));
+	put_seen(_metadata, fd, p, PG + 5, 7);
 	EXPECT_EQ(self->direct, in_nvram(&self->nv, p + PG));
 
 	ASSERT_EQ(0, fallocate(fd, FALLOC_FL_KEEP_SIZE, 3 * PG, PG));
 	EXPECT_EQ(-1, first_nonzero(p + 3 * PG, PG));
-	ASSERT_EQ(sizeof(buf), pwrite(fd, buf, sizeof(buf), 3 * PG));
-	EXPECT_EQ(-1, check_pattern(p + 3 * PG, sizeof(buf), 7, PG + 5));
+	put_seen(_metadata, fd, p, 3 * PG, 7);
 	EXPECT_EQ(-1, first_nonzero(p + 2 * PG, PG));
 	munmap(p, 4 * PG);
 	close(fd);
@@ -353,26 +363,23 @@ TEST_F(mm, holes_filled_while_mapped)
  */
 TEST_F(mm, a_direct_block_mapped_while_the_file_grows)
 {
-	uint8_t *p, buf[64];
+	uint8_t *p;
 	int fd;
 
 	p = map_holes("direct", &fd);
 	ASSERT_NE(NULL, p);
 	EXPECT_EQ(-1, first_nonzero(p, 4 * PG));
-	fill_pattern(buf, sizeof(buf), 9, 5);
-	ASSERT_EQ(sizeof(buf), pwrite(fd, buf, sizeof(buf), 5));
-	EXPECT_EQ(-1, check_pattern(p + 5, sizeof(buf), 9, 5));
+	put_seen(_metadata, fd, p, 5, 9);
 	EXPECT_EQ(self->direct, in_nvram(&self->nv, p));
 
-	ASSERT_EQ(sizeof(buf), pwrite(fd, buf, sizeof(buf), 2 * PG));
-	EXPECT_EQ(-1, check_pattern(p + 5, sizeof(buf), 9, 5));
-	EXPECT_EQ(-1, check_pattern(p + 2 * PG, sizeof(buf), 9, 5));
+	put_seen(_metadata, fd, p, 2 * PG, 9);
+	EXPECT_EQ(-1, check_pattern(p + 5, SEEN, 9, 5));
 	/* Looked up again, through the new row and column. */
 	ASSERT_EQ(0, madvise(p, 4 * PG, MADV_DONTNEED));
-	EXPECT_EQ(-1, check_pattern(p + 5, sizeof(buf), 9, 5));
+	EXPECT_EQ(-1, check_pattern(p + 5, SEEN, 9, 5));
 	EXPECT_EQ(self->direct, in_nvram(&self->nv, p));
 	EXPECT_EQ(-1, first_nonzero(p + PG, PG));
-	EXPECT_EQ(-1, check_pattern(p + 2 * PG, sizeof(buf), 9, 5));
+	EXPECT_EQ(-1, check_pattern(p + 2 * PG, SEEN, 9, 2 * PG));
 	munmap(p, 4 * PG);
 	close(fd);
 }
