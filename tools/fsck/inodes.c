@@ -50,23 +50,36 @@ static bool all_zero(const void *p, size_t len)
 	return true;
 }
 
+/*
+ * @ino's record as pass 1 judges it, in @copy: link count right, the
+ * attribute block apart, and, if @name, the name too (pass 2's).
+ */
+static void judged_copy(struct fsck *f, u32 ino, bool name,
+			struct pram_inode *copy)
+{
+	umode_t mode;
+
+	*copy = *pram_img_inode(&f->img, ino);
+	mode = le16_to_cpu(copy->i_mode);
+	if (!pram_mode_is_link(mode))
+		copy->i_links_count = cpu_to_le16(S_ISDIR(mode) ? 2 : 1);
+	/* Judged alone (pass1_xattr()): a bad one costs only itself. */
+	if (!pram_mode_is_link(mode))
+		copy->i_xattr = 0;
+	if (name && ino != PRAM_ROOT_INO) {
+		memset(copy->i_name, 0, PRAM_NAME_LEN);
+		copy->i_name[0] = 'x';
+		copy->i_flags &= ~cpu_to_le32(PRAM_INODE_LONGNAME);
+	}
+	copy->i_csum = cpu_to_le32(pram_inode_csum(copy, ino));
+}
+
 /* The record as pass 1 judges it: link count and name right. */
 static int check_record(struct fsck *f, u32 ino, const char **why)
 {
-	struct pram_inode copy = *pram_img_inode(&f->img, ino);
-	umode_t mode = le16_to_cpu(copy.i_mode);
+	struct pram_inode copy;
 
-	if (!pram_mode_is_link(mode))
-		copy.i_links_count = cpu_to_le16(S_ISDIR(mode) ? 2 : 1);
-	/* Judged alone (pass1_xattr()): a bad one costs only itself. */
-	if (!pram_mode_is_link(mode))
-		copy.i_xattr = 0;
-	if (ino != PRAM_ROOT_INO) {
-		memset(copy.i_name, 0, PRAM_NAME_LEN);
-		copy.i_name[0] = 'x';
-		copy.i_flags &= ~cpu_to_le32(PRAM_INODE_LONGNAME);
-	}
-	copy.i_csum = cpu_to_le32(pram_inode_csum(&copy, ino));
+	judged_copy(f, ino, true, &copy);
 	return pram_inode_check(&copy, ino, f->g, why);
 }
 
@@ -137,30 +150,29 @@ static bool xattr_passes_with(struct fsck *f, u32 ino, u32 block, u32 incompat)
 }
 
 /*
- * The features of @missing that the witness @ino needs: with all of
- * them, its record (and attribute block) pass; without one, they fail.
+ * The features of @missing that the witness @ino needs: its record, as
+ * pass 1 judges it, passes with all of them and fails without that one
+ * (for longnames, with its name as pass 2 judges it; for xattr, or its
+ * attribute block does).
  */
 static u32 features_needed(struct fsck *f, u32 ino, u32 missing)
 {
 	const struct pram_inode *pi = pram_img_inode(&f->img, ino);
 	u32 all = f->g->incompat | missing, xattr = le32_to_cpu(pi->i_xattr);
-	struct pram_inode copy = *pi;
+	struct pram_inode judged, named, *c;
 	u32 need = 0, i, bit;
 
-	if (!pram_mode_is_link(le16_to_cpu(pi->i_mode))) {
-		copy.i_links_count = cpu_to_le16(S_ISDIR(le16_to_cpu(pi->i_mode)) ? 2 : 1);
-		copy.i_xattr = 0;
-		copy.i_csum = cpu_to_le32(pram_inode_csum(&copy, ino));
-	} else {
+	judged_copy(f, ino, true, &judged);
+	judged_copy(f, ino, false, &named);
+	if (pram_mode_is_link(le16_to_cpu(pi->i_mode)))
 		xattr = 0;
-	}
-	if (!passes_with(f, &copy, ino, all))
+	if (!passes_with(f, &judged, ino, all))
 		return 0;
 	for (i = 0; i < ARRAY_SIZE(features); i++) {
 		bit = features[i].bit;
-		if (!(missing & bit))
-			continue;
-		if (!passes_with(f, &copy, ino, all & ~bit))
+		c = bit == PRAM_FEATURE_INCOMPAT_LONGNAMES ? &named : &judged;
+		if ((missing & bit) && passes_with(f, c, ino, all) &&
+		    !passes_with(f, c, ino, all & ~bit))
 			need |= bit;
 	}
 	/* A bad attribute block costs only the attributes: no witness. */

@@ -81,7 +81,8 @@ links-nofeature 4 -
 longnames-nofeature 4 -
 xattr-nofeature 4 -
 direct-xattr-nofeature 4 -
-direct-stray 4 f3"
+direct-stray 4 f3
+unlisted-direct-nofeature 4 f2"
 
 # What pramfs-corrupt makes valid, for what mkfs.pramfs -d never makes:
 # fsck.pramfs -fn and -fy find nothing (0), and every file extracts as it

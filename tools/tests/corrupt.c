@@ -533,6 +533,22 @@ static void c_direct_stray(void)
 	rec(ino("/a/f3"))->i_type.reg.direct = first_entry("/a/f1")[0];
 }
 
+/*
+ * /a/f2 direct without the feature, and cut from its list as a rename
+ * without the journal leaves it, with a long name (which pass 1 drops):
+ * the record is still a witness.
+ */
+static void c_unlisted_direct_nofeature(void)
+{
+	u32 f2 = make_direct(false);
+
+	cut(ino("/a"), f2);
+	rec(f2)->i_flags |= cpu_to_le32(PRAM_INODE_LONGNAME);
+	memset(rec(f2)->i_long.l_head, 'h', PRAM_NAME_HEAD);
+	rec(f2)->i_long.l_rec[0] = cpu_to_le32(ino("/a/f1"));
+	resum(f2);
+}
+
 static void c_links_nofeature(void) { drop_feature(PRAM_FEATURE_INCOMPAT_LINKS); }
 static void c_longnames_nofeature(void) { drop_feature(PRAM_FEATURE_INCOMPAT_LONGNAMES); }
 static void c_xattr_nofeature(void) { drop_feature(PRAM_FEATURE_INCOMPAT_XATTR); }
@@ -568,6 +584,7 @@ static const struct {
 	{ "xattr-nofeature", c_xattr_nofeature },
 	{ "direct-xattr-nofeature", c_direct_xattr_nofeature },
 	{ "direct-stray", c_direct_stray },
+	{ "unlisted-direct-nofeature", c_unlisted_direct_nofeature },
 };
 
 int main(int argc, char **argv)

@@ -156,6 +156,9 @@ check_moved() {
 	direct-range) [ ! -e "$work/x/a/f2" ] && [ ! -e "$work/x/lost+found/f2" ] ;;
 	# A feature bit lost, the records that use it valid: the bit is set
 	# again and every file kept (the diff above), its attributes too.
+	# Its name dropped, its data in /lost+found, the bit set again.
+	unlisted-direct-nofeature) has_features "$work/$1.img" direct &&
+		cmp -s "$tree/a/f2" "$(find "$work/x/lost+found" -type f | head -n 1)" ;;
 	*-nofeature) has_features "$work/$1.img" "${1%-nofeature}" &&
 		"$DUMP" -i /a/f2 "$work/$1.img" | grep -qF 'attribute              user.colour (4 bytes) "blue"' ;;
 	# A record with a stale checksum is no witness: the bit stays off,
