@@ -90,7 +90,7 @@ put_slot "$REPO/tools/tests/images/rev1-nojournal.img" 12
 
 # Slots 13-: the corruption cases, repaired.
 make_case_tree "$work/ctree"
-"$T/mkfs.pramfs" -q -b 1024 -d "$work/ctree" "$work/base.img" 2M
+"$T/mkfs.pramfs" -q -b 1024 -O ^direct -d "$work/ctree" "$work/base.img" 2M
 k=13
 while read -r c _; do
 	cp "$work/base.img" "$work/c.img"

@@ -27,6 +27,8 @@ __noreturn static void usage(int status)
 		"  -U UUID     the UUID (default: random)\n"
 		"  -d DIR      copy the tree under DIR into the new filesystem\n"
 		"  -O ^journal without the undo journal, as revision 1 made them\n"
+		"  -O ^direct  with -d, a block map for every file (not a file\n"
+		"              of one block named by its inode)\n"
 		"  -q          quiet\n");
 	exit(status);
 }
@@ -56,6 +58,20 @@ static void parse_number(const char *opt, const char *arg, u64 *val, bool size)
 {
 	if ((size ? pram_parse_size(arg, val) : pram_parse_u64(arg, val)))
 		pram_die("bad value '%s' for %s", arg, opt);
+}
+
+/* -O [^]journal or [^]direct. */
+static void parse_feature(const char *arg, struct mkfs_opts *o)
+{
+	bool off = arg[0] == '^';
+	const char *name = arg + off;
+
+	if (!strcmp(name, "journal"))
+		o->nojournal = off;
+	else if (!strcmp(name, "direct"))
+		o->nodirect = off;
+	else
+		pram_die("-O %s: the features are journal and direct", arg);
 }
 
 /* The options, checked as the kernel checks its mount options. */
@@ -126,9 +142,7 @@ static void parse(int argc, char **argv, struct mkfs_opts *o)
 			o->quiet = true;
 			break;
 		case 'O':
-			if (strcmp(optarg, "^journal") && strcmp(optarg, "journal"))
-				pram_die("-O %s: the only feature is journal", optarg);
-			o->nojournal = optarg[0] == '^';
+			parse_feature(optarg, o);
 			break;
 		case 'P':
 		case 'S':

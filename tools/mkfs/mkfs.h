@@ -18,6 +18,7 @@ struct mkfs_opts {
 	const char		*tree;		/* -d */
 	bool			quiet;
 	bool			nojournal;	/* -O ^journal */
+	bool			nodirect;	/* -O ^direct */
 };
 
 int pram_populate(struct pram_builder *b, const struct mkfs_opts *o);

@@ -33,6 +33,7 @@ struct hard_link {
 
 struct tree_walk {
 	struct pram_builder	*b;
+	bool			direct;		/* files of one block, direct */
 	char			path[PATH_MAX];
 	struct hard_link	*links;
 	size_t			nlinks, cap;
@@ -75,6 +76,29 @@ static void set_attrs(struct pram_inode *pi, const struct stat *st)
 	pi->i_ctime = pack(st->st_ctim);
 }
 
+/*
+ * A file of one block that holds data, as the kernel writes it: its
+ * block named by the record (the direct feature), no map. 1 if made.
+ */
+static int copy_direct(struct tree_walk *w, u32 ino, int fd, u64 size)
+{
+	struct pram_image *img = w->b->img;
+	struct pram_inode *pi = pram_img_inode(img, ino);
+	u32 block;
+
+	if (!w->direct || !size || size > img->geo.blocksize ||
+	    lseek(fd, 0, SEEK_DATA) != 0)
+		return 0;
+	if (pram_build_block(w->b, &block))
+		return fail(w, "no space left");
+	if (pread(fd, pram_img_block(img, block), size, 0) < 0)
+		return fail(w, "%s", strerror(errno));
+	pi->i_type.reg.direct = cpu_to_le32(block);
+	pi->i_blocks = cpu_to_le32(1);
+	pram_img_set_incompat(img, PRAM_FEATURE_INCOMPAT_DIRECT);
+	return 1;
+}
+
 /* Copy the blocks of @fd that hold data; holes stay holes. */
 static int copy_data(struct tree_walk *w, u32 ino, int fd, u64 size)
 {
@@ -83,7 +107,10 @@ static int copy_data(struct tree_walk *w, u32 ino, int fd, u64 size)
 	off_t data, hole = 0;
 	u32 block;
 	ssize_t n;
+	int err = copy_direct(w, ino, fd, size);
 
+	if (err)
+		return err < 0 ? err : 0;
 	while ((u64)hole < size) {
 		data = lseek(fd, hole, SEEK_DATA);
 		if (data < 0 && errno == ENXIO)
@@ -403,7 +430,7 @@ static int fill_root(struct tree_walk *w, const struct mkfs_opts *o)
  */
 int pram_populate(struct pram_builder *b, const struct mkfs_opts *o)
 {
-	struct tree_walk w = { .b = b };
+	struct tree_walk w = { .b = b, .direct = !o->nodirect };
 	int err;
 
 	/* A symlink to the tree is followed: the root takes the directory's. */

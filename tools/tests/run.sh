@@ -55,7 +55,8 @@ expect 0 "mkfs --help" "$MKFS" --help
 # ---- a tree, and what -d cannot store ----
 tree=$work/tree
 make_case_tree "$tree"
-expect 0 "mkfs -d" "$MKFS" -q -b 1024 -d "$tree" "$work/base.img" 2M
+# The corruption cases need /a/f2 mapped, as an older kernel writes it.
+expect 0 "mkfs -d" "$MKFS" -q -b 1024 -O ^direct -d "$tree" "$work/base.img" 2M
 expect 0 "fsck -fn of what mkfs -d made" "$FSCK" -fn "$work/base.img"
 if "$FSCK" -fnv "$work/base.img" | grep -qE '^ +9 regular files$' &&
    "$FSCK" -fnv "$work/base.img" | grep -qE '^ +1 symbolic links$' &&
@@ -73,6 +74,19 @@ if "$DUMP" "$work/base.img" | grep -qE '^features.* journal links longnames xatt
    "$DUMP" -d /c "$work/base.img" | grep -qF '"f4-link" -> inode' &&
    "$DUMP" -d /c "$work/base.img" | grep -qF "\"$LONG_NAME\" (name records"; then ok
 else bad "mkfs -d: a hard link, a long name, attributes and ACLs"; fi
+# By default a file of one block that holds data is direct, as the
+# kernel writes one: /a/f2 (900 bytes) one block, named by its inode;
+# /a/f1 (5 blocks) mapped. With -O ^direct (base.img) none is.
+expect 0 "mkfs -d, direct files" "$MKFS" -q -b 1024 -d "$tree" "$work/direct.img" 2M
+expect 0 "fsck -fn of mkfs -d's direct files" "$FSCK" -fn "$work/direct.img"
+rm -rf "$work/x" && "$DUMP" --extract / "$work/x" "$work/direct.img" >/dev/null 2>&1
+if "$DUMP" "$work/direct.img" | grep -qE '^features.* xattr direct$' &&
+   "$DUMP" -i /a/f2 "$work/direct.img" | grep -qE '^direct block +[1-9]' &&
+   "$DUMP" -i /a/f2 "$work/direct.img" | grep -qE '^blocks +1$' &&
+   "$DUMP" -i /a/f1 "$work/direct.img" | grep -qE '^direct block +0$' &&
+   ! "$DUMP" "$work/base.img" | grep -q ' direct$' &&
+   diff -r --no-dereference "$tree" "$work/x" >/dev/null; then ok
+else bad "mkfs -d: files of one block direct, -O ^direct none"; fi
 # The root takes the source directory's mode, owner, attributes and ACL;
 # -u overrides the owner, and -m with an access ACL is refused.
 rm -rf "$work/top" && mkdir -p "$work/top/d" && chmod 750 "$work/top"
@@ -86,11 +100,12 @@ else bad "mkfs -d: the root's mode, owner, attributes and ACL"; "$DUMP" -i / "$w
 expect 0 "fsck -fn of a root with attributes" "$FSCK" -fn "$work/top.img"
 says "top: -m and an access ACL on the directory" "mkfs -d -m with the root's ACL" \
 	"$MKFS" -q -m 755 -d "$work/top" "$work/top.img" 1M
-# A tree without them leaves both features off.
+# A tree without them leaves those features off (its one file of a
+# block is direct).
 rm -rf "$work/plain" && mkdir -p "$work/plain/d" && echo x >"$work/plain/d/f"
 expect 0 "mkfs -d of a plain tree" "$MKFS" -q -d "$work/plain" "$work/plain.img" 1M
-if "$DUMP" "$work/plain.img" | grep -qE '^features.* journal$'; then ok
-else bad "mkfs -d: links and longnames only when used"; fi
+if "$DUMP" "$work/plain.img" | grep -qE '^features.* journal direct$'; then ok
+else bad "mkfs -d: links, longnames and xattr only when used"; fi
 
 # Each is refused naming the path, and leaves no valid filesystem.
 no_fs() { ! "$DUMP" -i 2 "$1" >/dev/null 2>&1; }
@@ -239,7 +254,7 @@ if "$DUMP" "$work/j.img" | grep -qE "^journal at block +[1-9]" &&
    "$DUMP" "$work/nj.img" | grep -qE "^journal at block +0$"; then ok
 else bad "mkfs: a journal by default, none with -O ^journal"; fi
 expect 0 "fsck -fn without a journal" "$FSCK" -fn "$work/nj.img"
-says "the only feature is journal" "mkfs -O bogus" "$MKFS" -O bogus "$work/x" 1M
+says "-O bogus: the features are journal and direct" "mkfs -O bogus" "$MKFS" -O bogus "$work/x" 1M
 
 # ---- pramfs-dump ----
 "$MKFS" -q -L board -U 01234567-89ab-cdef-0123-456789abcdef "$work/l.img" 1M
