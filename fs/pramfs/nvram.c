@@ -174,9 +174,10 @@ void pram_unmap(struct super_block *sb)
 /*
  * Slots per CPU, a module parameter read when the pools are made (fewer
  * cost less memory and flush the TLB more often). A transaction holds
- * its journal's window (4 slots) while it sleeps on a lock, on one CPU:
- * the fewest slots leave room for those of 60 mounts and a window of
- * PRAM_WP_MAX_PAGES beside them.
+ * its journal's window (4 or 5 slots) while it sleeps on a lock, on one
+ * CPU, and a window takes consecutive slots: with the fewest, a dozen
+ * mounts' transactions asleep there could leave no run of
+ * PRAM_WP_MAX_PAGES; with the default, some two hundred.
  */
 #define PRAM_WP_MIN_SLOTS	256
 #define PRAM_WP_DEFAULT_SLOTS	4096

@@ -128,11 +128,16 @@ static int writer(int i, const int go[2], const int ready[2], size_t len)
 }
 
 /* Create CREATES files on CPU 0; exit 0 when done. */
-static int creator(void)
+static int creator(const int go[2], const int ready[2])
 {
 	char name[32];
 	int i, fd;
 
+	/* Not to keep the writers waiting if the test dies. */
+	close(go[0]);
+	close(go[1]);
+	close(ready[0]);
+	close(ready[1]);
 	pin_to_cpu0();
 	for (i = 0; i < CREATES; i++) {
 		snprintf(name, sizeof(name), "c%d", i);
@@ -183,9 +188,41 @@ static int wait_for(pid_t pid, int secs)
 	return -1;
 }
 
+/*
+ * Wait at most @secs seconds in all for the @n processes @pids: how many
+ * did not exit with 0 (the rest are killed).
+ */
+static int wait_all(pid_t *pids, int n, int secs)
+{
+	int bad = 0, left = 0, status, i, t;
+
+	for (i = 0; i < n; i++)
+		left += pids[i] > 0;
+	for (t = 0; left && t < secs * 10; t++) {
+		for (i = 0; i < n; i++) {
+			if (pids[i] <= 0 ||
+			    waitpid(pids[i], &status, WNOHANG) != pids[i])
+				continue;
+			bad += !WIFEXITED(status) || WEXITSTATUS(status);
+			pids[i] = 0;
+			left--;
+		}
+		if (left)
+			usleep(100 * 1000);
+	}
+	for (i = 0; i < n; i++)
+		if (pids[i] > 0 && !kill(pids[i], SIGKILL))
+			waitpid(pids[i], &status, 0);
+	return bad + left;
+}
+
+#define MAX_PIDS	(256 + EXTRA_WRITERS + 1)
+
+/* Shared with the teardown, which kills what a failed test left. */
 FIXTURE(uffd) {
 	struct nvram nv;
 	int writers;
+	pid_t pids[MAX_PIDS];		/* the writers, then the creator */
 };
 
 FIXTURE_SETUP(uffd)
@@ -211,6 +248,7 @@ FIXTURE_SETUP(uffd)
 		SKIP(return, "no write protection (CONFIG_PRAMFS_WRITE_PROTECT)");
 	ASSERT_EQ(atoi(SLOTS), read_number(WP_SLOTS_PARAM));
 	self->writers = atoi(SLOTS) + EXTRA_WRITERS;
+	ASSERT_GE(MAX_PIDS, self->writers + 1);
 	mkdir(MNT, 0755);
 	/* Inodes for every writer and the creator's files. */
 	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx,init=32M,bs=4096,N=%d",
@@ -218,16 +256,20 @@ FIXTURE_SETUP(uffd)
 }
 
 /*
- * The default slots again, for the tests after these. After a failure
- * the writers end when the test's process does (the pipe "go" closes),
- * and with them the last use of the filesystem.
+ * The default slots again, for the tests after these: what a failed (or
+ * timed out) test left is killed first, then the filesystem unmounted.
  */
 FIXTURE_TEARDOWN_PARENT(uffd)
 {
 	int i, err = 0;
 
-	umount2(MNT, MNT_DETACH);
-	for (i = 0; i < 100; i++) {
+	for (i = 0; i < MAX_PIDS; i++)
+		if (self->pids[i] > 0)
+			kill(self->pids[i], SIGKILL);
+	/* Busy while the killed processes still hold their files. */
+	for (i = 0; i < 600 && umount(MNT) && errno != EINVAL; i++)
+		usleep(100 * 1000);
+	for (i = 0; i < 600; i++) {
 		err = reload_pramfs("");
 		if (err != EBUSY && err != EAGAIN)
 			break;
@@ -240,26 +282,27 @@ FIXTURE_TEARDOWN_PARENT(uffd)
 TEST_F_TIMEOUT(uffd, unserved_faults_hold_no_window, 300)
 {
 	int go[2], ready[2], i, made, n = self->writers;
-	pid_t *writers = calloc(n, sizeof(*writers)), maker;
+	pid_t *writers = self->pids, *maker = &self->pids[n], pid;
 
-	ASSERT_NE(NULL, writers);
 	ASSERT_EQ(0, make_files(n));
 	ASSERT_EQ(0, pipe(go));
 	ASSERT_EQ(0, pipe(ready));
+	/* The pids go in shared memory: a child must not store its 0 there. */
 	for (i = 0; i < n; i++) {
-		writers[i] = fork();
-		ASSERT_LE(0, writers[i]);
-		if (!writers[i])
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid)
 			_exit(writer(i, go, ready, WRITE_LEN));
+		writers[i] = pid;
 	}
+	/* Each writer says when its fault is reported. */
 	EXPECT_EQ(n, read_each(ready[0], n, 30));
-	/* Let the last writes reach their faults. */
-	sleep(2);
-	maker = fork();
-	ASSERT_LE(0, maker);
-	if (!maker)
-		_exit(creator());
-	made = wait_for(maker, CREATE_LIMIT_S);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(creator(go, ready));
+	*maker = pid;
+	made = wait_for(pid, CREATE_LIMIT_S);
 	EXPECT_EQ(0, made) {
 		TH_LOG("the creator %s in %d s while %d writes waited",
 		       made < 0 ? "did not finish" : "failed", CREATE_LIMIT_S,
@@ -268,15 +311,15 @@ TEST_F_TIMEOUT(uffd, unserved_faults_hold_no_window, 300)
 	/* Serve the faults: every write goes through. */
 	for (i = 0; i < n; i++)
 		ASSERT_EQ(1, write(go[1], "g", 1));
-	if (made < 0)
-		EXPECT_EQ(0, wait_for(maker, 60));
-	for (i = 0; i < n; i++)
-		EXPECT_EQ(0, wait_for(writers[i], 60));
+	if (made >= 0)
+		*maker = 0;
+	EXPECT_EQ(0, wait_all(writers, n + 1, 60)) {
+		TH_LOG("writers or the creator failed or did not end in 60 s");
+	}
 	close(go[0]);
 	close(go[1]);
 	close(ready[0]);
 	close(ready[1]);
-	free(writers);
 }
 
 /* Write MNT/@name, @len bytes of pattern @seed in 64 KiB calls; 0 or -1. */

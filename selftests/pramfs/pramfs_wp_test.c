@@ -361,11 +361,14 @@ static int put_both(int from, int to)
  */
 static int pool_areas(long slots)
 {
-	FILE *f = fopen("/proc/vmallocinfo", "r");
 	char line[512], size[32];
 	int n = 0;
+	FILE *f;
 
-	if (!f || slots <= 0)
+	if (slots <= 0)
+		return -1;
+	f = fopen("/proc/vmallocinfo", "r");
+	if (!f)
 		return -1;
 	snprintf(size, sizeof(size), " %ld ", (slots + 1) * 4096);
 	while (fgets(line, sizeof(line), f))
@@ -373,7 +376,6 @@ static int pool_areas(long slots)
 	fclose(f);
 	return n;
 }
-
 
 FIXTURE_SETUP(two)
 {
@@ -444,6 +446,7 @@ TEST_F(two, module_unloads_and_loads_again)
 {
 	long slots = read_number(WP_SLOTS_PARAM);
 	int i, pools = pool_areas(slots);
+	char params[32];
 
 	ASSERT_LT(0, pools);
 	ASSERT_EQ(0, access(PRAMFS_KO, R_OK));
@@ -454,7 +457,8 @@ TEST_F(two, module_unloads_and_loads_again)
 	}
 	/* All went with it; the first mount makes them again. */
 	EXPECT_EQ(0, pool_areas(slots));
-	ASSERT_EQ(0, load_module(PRAMFS_KO, ""));
+	snprintf(params, sizeof(params), "wp_slots=%ld", slots);
+	ASSERT_EQ(0, load_module(PRAMFS_KO, params));
 	for (i = 0; i < 2; i++)
 		ASSERT_EQ(0, mount_half(&self->nv, i, false));
 	EXPECT_EQ(pools, pool_areas(slots));
