@@ -74,8 +74,8 @@
  *
  * The kernel sets LINKS, LONGNAMES, XATTR and DIRECT when they are first
  * used, in the operation that first needs them; mkfs.pramfs -d when the
- * tree it copies needs them (never DIRECT: it maps every file). None is
- * ever cleared.
+ * tree it copies needs them (DIRECT for a file of one block that holds
+ * data, unless -O ^direct). None is ever cleared.
  */
 #define PRAM_FEATURE_INCOMPAT_JOURNAL	0x0001
 #define PRAM_FEATURE_INCOMPAT_LINKS	0x0002
