@@ -171,7 +171,7 @@ void fsck_claim_all(struct fsck *f)
 	for (ino = PRAM_ROOT_INO; ino < end; ino++) {
 		pi = pram_img_inode(&f->img, ino);
 		if ((*fsck_state(f, ino) & IN_USED) && pi->i_xattr &&
-		    !fsck_xattr_problem(f, ino, le32_to_cpu(pi->i_xattr)) &&
+		    !fsck_xattr_problem(f, f->g, ino, le32_to_cpu(pi->i_xattr)) &&
 		    !test_bit_le(le32_to_cpu(pi->i_xattr), f->claimed))
 			fsck_claim(f, le32_to_cpu(pi->i_xattr));
 	}

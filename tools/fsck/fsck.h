@@ -125,7 +125,8 @@ void fsck_clear_inode(struct fsck *f, u32 ino);
 void fsck_unlist(struct fsck *f, u32 ino);
 int fsck_free_name(struct fsck *f, u32 ino, const u32 *e, u32 n, char *name);
 void fsck_rename_entry(struct fsck *f, u32 ino, const u32 *e, u32 n);
-const char *fsck_xattr_problem(struct fsck *f, u32 ino, u32 block);
+const char *fsck_xattr_problem(struct fsck *f, const struct pram_geometry *g,
+			       u32 ino, u32 block);
 bool fsck_claim(struct fsck *f, u32 block);
 void fsck_claim_all(struct fsck *f);
 int fsck_relink(struct fsck *f, u32 dir, const u32 *entries, u32 n);

@@ -139,14 +139,10 @@ static bool passes_with(struct fsck *f, const struct pram_inode *pi, u32 ino,
 /* Is @ino's attribute block (not 0) valid with the features @incompat? */
 static bool xattr_passes_with(struct fsck *f, u32 ino, u32 block, u32 incompat)
 {
-	struct pram_geometry *g = f->g, copy = *g;
-	bool ok;
+	struct pram_geometry g = *f->g;
 
-	copy.incompat = incompat;
-	f->g = &copy;
-	ok = !fsck_xattr_problem(f, ino, block);
-	f->g = g;
-	return ok;
+	g.incompat = incompat;
+	return !fsck_xattr_problem(f, &g, ino, block);
 }
 
 /*
@@ -405,21 +401,23 @@ static void pass1_symlink(struct fsck *f, u32 ino)
 /**
  * fsck_xattr_problem() - why @ino's attribute block cannot be kept
  * @f: the check
+ * @g: the geometry to judge it by: f->g, or a copy with other features
  * @ino: an inode in use
  * @block: its i_xattr, not 0
  *
  * Return: the reason, or NULL for a valid block of its own (whether
  * another inode holds it too is pass 1's).
  */
-const char *fsck_xattr_problem(struct fsck *f, u32 ino, u32 block)
+const char *fsck_xattr_problem(struct fsck *f, const struct pram_geometry *g,
+			       u32 ino, u32 block)
 {
 	const char *why;
 
-	if (!pram_has_incompat(f->g, PRAM_FEATURE_INCOMPAT_XATTR))
+	if (!pram_has_incompat(g, PRAM_FEATURE_INCOMPAT_XATTR))
 		return "without the feature";
-	if (!pram_block_valid(f->g, block))
+	if (!pram_block_valid(g, block))
 		return "out of range";
-	if (pram_xblock_check(pram_img_block(&f->img, block), f->g->blocksize,
+	if (pram_xblock_check(pram_img_block(&f->img, block), g->blocksize,
 			      ino, &why))
 		return why;
 	return NULL;
@@ -434,7 +432,7 @@ static void pass1_xattr(struct fsck *f, u32 ino)
 
 	if (!block)
 		return;
-	why = fsck_xattr_problem(f, ino, block);
+	why = fsck_xattr_problem(f, f->g, ino, block);
 	if (!why && test_bit_le(block, f->claimed))
 		why = "already held (a block of a file, or attributes of another inode)";
 	if (!why) {
