@@ -3,7 +3,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The profiled workload, in the bench guest (qemu/prof/run boots it):
 #   sh /bench/prof.sh WORKLOAD N
-# PRAMFS (4 KiB blocks, protection on; PROF_OPTS adds mount options), or
+# PRAMFS (4 KiB blocks, protection on; PROF_OPTS adds mount options; with
+# PROF_FS=pramfs-nojournal made without the journal), or
 # with PROF_FS=ext4-dax ext4 with DAX on the legacy pmem region, is made
 # at /mnt/b, then sync(2) starts the count (tbprof's reset) and
 # sethostname(2) ends it (stop): only WORKLOAD's N operations are counted.
@@ -22,6 +23,9 @@ grep '\[pramfs\]' /proc/kallsyms >/host/kallsyms
 case ${PROF_FS:-pramfs} in
 pramfs)
 	mount -t pramfs -o "physaddr=$PRAM_PHYS,init=${PROF_MB}M,bs=4096${PROF_OPTS:-}" none $M ;;
+pramfs-nojournal)
+	mkfs.pramfs -q -O ^journal -b 4096 --phys "$PRAM_PHYS" --size "${PROF_MB}M" &&
+		mount -t pramfs -o "physaddr=$PRAM_PHYS${PROF_OPTS:-}" none $M ;;
 ext4-dax)
 	# The legacy pmem region (memmap=), as the benchmark's ext4-DAX.
 	PMEM=
