@@ -550,6 +550,34 @@ static void c_unlisted_direct_nofeature(void)
 }
 
 static void c_links_nofeature(void) { drop_feature(PRAM_FEATURE_INCOMPAT_LINKS); }
+
+/*
+ * Records that are no witness (fsck's feature_witness()), the bit lost:
+ * /a/f2 direct but deleted; /c/f4-link naming a free slot, or /b.
+ */
+static void c_deleted_direct_nofeature(void)
+{
+	u32 f2 = make_direct(false);
+
+	cut(ino("/a"), f2);
+	rec(f2)->i_links_count = 0;
+	resum(f2);
+}
+
+static void c_link_target_nofeature(void)
+{
+	c_link_target();
+	drop_feature(PRAM_FEATURE_INCOMPAT_LINKS);
+}
+
+static void c_link_dir_nofeature(void)
+{
+	u32 l = entry("/c", "f4-link");
+
+	rec(l)->i_type.link.ino = cpu_to_le32(ino("/b"));
+	resum(l);
+	drop_feature(PRAM_FEATURE_INCOMPAT_LINKS);
+}
 static void c_longnames_nofeature(void) { drop_feature(PRAM_FEATURE_INCOMPAT_LONGNAMES); }
 static void c_xattr_nofeature(void) { drop_feature(PRAM_FEATURE_INCOMPAT_XATTR); }
 
@@ -585,6 +613,9 @@ static const struct {
 	{ "direct-xattr-nofeature", c_direct_xattr_nofeature },
 	{ "direct-stray", c_direct_stray },
 	{ "unlisted-direct-nofeature", c_unlisted_direct_nofeature },
+	{ "deleted-direct-nofeature", c_deleted_direct_nofeature },
+	{ "link-target-nofeature", c_link_target_nofeature },
+	{ "link-dir-nofeature", c_link_dir_nofeature },
 };
 
 int main(int argc, char **argv)

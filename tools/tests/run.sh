@@ -172,6 +172,11 @@ check_moved() {
 	# A feature bit lost, the records that use it valid: the bit is set
 	# again and every file kept (the diff above), its attributes too.
 	# Its name dropped, its data in /lost+found, the bit set again.
+	# No witness (deleted, or a link entry naming no file): the bit
+	# stays off, the record goes.
+	deleted-direct-nofeature) ! has_features "$work/$1.img" direct &&
+		[ ! -e "$work/x/a/f2" ] && [ -z "$(find "$work/x/lost+found" -type f 2>/dev/null)" ] ;;
+	link-*-nofeature) ! has_features "$work/$1.img" links && [ ! -e "$work/x/c/f4-link" ] ;;
 	unlisted-direct-nofeature) has_features "$work/$1.img" direct &&
 		cmp -s "$tree/a/f2" "$(find "$work/x/lost+found" -type f | head -n 1)" ;;
 	*-nofeature) has_features "$work/$1.img" "${1%-nofeature}" &&
