@@ -38,18 +38,19 @@ static void print_super(const struct pram_super_block *ps, const char *which,
 	const u8 *u = ps->s_uuid;
 	u16 state = le16_to_cpu(ps->s_state);
 	u32 in = le32_to_cpu(ps->s_feature_incompat);
+	unsigned int i;
 
 	printf("%s superblock: %s%s\n", which, why ? "NOT VALID: " : "valid",
 	       why ?: "");
 	printf("%-22s %#x\n", "magic", le32_to_cpu(ps->s_magic));
 	printf("%-22s %u\n", "revision", le32_to_cpu(ps->s_revision));
-	printf("%-22s %#x %#x %#x%s%s%s%s%s\n", "features (c/ro/in)",
+	printf("%-22s %#x %#x %#x", "features (c/ro/in)",
 	       le32_to_cpu(ps->s_feature_compat), le32_to_cpu(ps->s_feature_ro_compat),
-	       in, in & PRAM_FEATURE_INCOMPAT_JOURNAL ? " journal" : "",
-	       in & PRAM_FEATURE_INCOMPAT_LINKS ? " links" : "",
-	       in & PRAM_FEATURE_INCOMPAT_LONGNAMES ? " longnames" : "",
-	       in & PRAM_FEATURE_INCOMPAT_XATTR ? " xattr" : "",
-	       in & PRAM_FEATURE_INCOMPAT_DIRECT ? " direct" : "");
+	       in);
+	for (i = 0; i < PRAM_NR_FEATURES; i++)
+		if (in & pram_features[i].bit)
+			printf(" %s", pram_features[i].name);
+	putchar('\n');
 	printf("%-22s %.16s\n", "volume name", ps->s_volume_name);
 	printf("%-22s %02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x\n",
 	       "UUID", u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8],

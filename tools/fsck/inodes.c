@@ -85,17 +85,12 @@ static int check_record(struct fsck *f, u32 ino, const char **why)
 
 /*
  * The features the superblock may have lost: a record that uses one
- * fails "... without the feature".
+ * fails "... without the feature". The journal's is the geometry's.
  */
-static const struct {
-	u32		bit;
-	const char	*name;
-} features[] = {
-	{ PRAM_FEATURE_INCOMPAT_LINKS, "links" },
-	{ PRAM_FEATURE_INCOMPAT_LONGNAMES, "longnames" },
-	{ PRAM_FEATURE_INCOMPAT_XATTR, "xattr" },
-	{ PRAM_FEATURE_INCOMPAT_DIRECT, "direct" },
-};
+#define FSCK_RECORD_FEATURES	(PRAM_FEATURE_INCOMPAT_LINKS | \
+				 PRAM_FEATURE_INCOMPAT_LONGNAMES | \
+				 PRAM_FEATURE_INCOMPAT_XATTR | \
+				 PRAM_FEATURE_INCOMPAT_DIRECT)
 
 /*
  * Can @ino's record say which features the filesystem uses? Only a live
@@ -164,8 +159,8 @@ static u32 features_needed(struct fsck *f, u32 ino, u32 missing)
 		xattr = 0;
 	if (!passes_with(f, &judged, ino, all))
 		return 0;
-	for (i = 0; i < ARRAY_SIZE(features); i++) {
-		bit = features[i].bit;
+	for (i = 0; i < PRAM_NR_FEATURES; i++) {
+		bit = pram_features[i].bit;
 		c = bit == PRAM_FEATURE_INCOMPAT_LONGNAMES ? &named : &judged;
 		if ((missing & bit) && passes_with(f, c, ino, all) &&
 		    !passes_with(f, c, ino, all & ~bit))
@@ -189,25 +184,23 @@ static u32 features_needed(struct fsck *f, u32 ino, u32 missing)
  */
 void fsck_features(struct fsck *f)
 {
-	u32 missing = 0, need, ino, end = PRAM_ROOT_INO + f->g->inodes_count;
-	u32 n[ARRAY_SIZE(features)] = { }, first[ARRAY_SIZE(features)] = { };
+	u32 missing = FSCK_RECORD_FEATURES & ~f->g->incompat;
+	u32 need, ino, end = PRAM_ROOT_INO + f->g->inodes_count;
+	u32 n[PRAM_NR_FEATURES] = { }, first[PRAM_NR_FEATURES] = { };
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(features); i++)
-		if (!pram_has_incompat(f->g, features[i].bit))
-			missing |= features[i].bit;
 	for (ino = PRAM_ROOT_INO; missing && ino < end; ino++) {
 		if (!feature_witness(f, ino))
 			continue;
 		need = features_needed(f, ino, missing);
-		for (i = 0; i < ARRAY_SIZE(features); i++)
-			if ((need & features[i].bit) && !n[i]++)
+		for (i = 0; i < PRAM_NR_FEATURES; i++)
+			if ((need & pram_features[i].bit) && !n[i]++)
 				first[i] = ino;
 	}
-	for (i = 0; i < ARRAY_SIZE(features); i++) {
+	for (i = 0; i < PRAM_NR_FEATURES; i++) {
 		if (n[i] && fsck_problem(f, PR_FEATURE, "%u records (the first, inode %u) use the %s feature, which the superblock lacks",
-					 n[i], first[i], features[i].name)) {
-			pram_img_set_incompat(&f->img, features[i].bit);
+					 n[i], first[i], pram_features[i].name)) {
+			pram_img_set_incompat(&f->img, pram_features[i].bit);
 			pram_img_super_commit(&f->img);
 		}
 	}

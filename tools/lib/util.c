@@ -74,6 +74,25 @@ int pram_parse_size(const char *s, u64 *val)
 	return *end || !*val ? -EINVAL : 0;
 }
 
+const struct pram_feature pram_features[PRAM_NR_FEATURES] = {
+	{ PRAM_FEATURE_INCOMPAT_JOURNAL, "journal" },
+	{ PRAM_FEATURE_INCOMPAT_LINKS, "links" },
+	{ PRAM_FEATURE_INCOMPAT_LONGNAMES, "longnames" },
+	{ PRAM_FEATURE_INCOMPAT_XATTR, "xattr" },
+	{ PRAM_FEATURE_INCOMPAT_DIRECT, "direct" },
+};
+
+/* The bit of the feature called @name, or 0. */
+u32 pram_feature_bit(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < PRAM_NR_FEATURES; i++)
+		if (!strcmp(pram_features[i].name, name))
+			return pram_features[i].bit;
+	return 0;
+}
+
 /* --phys ADDR and --size SIZE: 1 if @opt was one of them, 0 if not, -1. */
 int pram_target_option(struct pram_target *t, const char *opt, const char *arg)
 {

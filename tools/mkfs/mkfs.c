@@ -64,11 +64,11 @@ static void parse_number(const char *opt, const char *arg, u64 *val, bool size)
 static void parse_feature(const char *arg, struct mkfs_opts *o)
 {
 	bool off = arg[0] == '^';
-	const char *name = arg + off;
+	u32 bit = pram_feature_bit(arg + off);
 
-	if (!strcmp(name, "journal"))
+	if (bit == PRAM_FEATURE_INCOMPAT_JOURNAL)
 		o->nojournal = off;
-	else if (!strcmp(name, "direct"))
+	else if (bit == PRAM_FEATURE_INCOMPAT_DIRECT)
 		o->nodirect = off;
 	else
 		pram_die("-O %s: the features are journal and direct", arg);
