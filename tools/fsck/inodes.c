@@ -85,7 +85,8 @@ static int check_record(struct fsck *f, u32 ino, const char **why)
 
 /*
  * The features the superblock may have lost: a record that uses one
- * fails "... without the feature". The journal's is the geometry's.
+ * fails "... without the feature". The journal's bit goes with the
+ * superblock's geometry, not with a record.
  */
 #define FSCK_RECORD_FEATURES	(PRAM_FEATURE_INCOMPAT_LINKS | \
 				 PRAM_FEATURE_INCOMPAT_LONGNAMES | \

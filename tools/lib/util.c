@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Small helpers for the PRAMFS tools: messages, numbers and sizes read as
- * the kernel reads its mount options, the target options, time.
+ * the kernel reads its mount options, the target options, time, the
+ * features' names.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -73,6 +74,12 @@ int pram_parse_size(const char *s, u64 *val)
 	}
 	return *end || !*val ? -EINVAL : 0;
 }
+
+_Static_assert(PRAM_FEATURE_INCOMPAT_SUPP ==
+	       (PRAM_FEATURE_INCOMPAT_JOURNAL | PRAM_FEATURE_INCOMPAT_LINKS |
+		PRAM_FEATURE_INCOMPAT_LONGNAMES | PRAM_FEATURE_INCOMPAT_XATTR |
+		PRAM_FEATURE_INCOMPAT_DIRECT),
+	       "a new feature needs its name in pram_features[]");
 
 const struct pram_feature pram_features[PRAM_NR_FEATURES] = {
 	{ PRAM_FEATURE_INCOMPAT_JOURNAL, "journal" },

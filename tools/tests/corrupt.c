@@ -550,6 +550,8 @@ static void c_unlisted_direct_nofeature(void)
 }
 
 static void c_links_nofeature(void) { drop_feature(PRAM_FEATURE_INCOMPAT_LINKS); }
+static void c_longnames_nofeature(void) { drop_feature(PRAM_FEATURE_INCOMPAT_LONGNAMES); }
+static void c_xattr_nofeature(void) { drop_feature(PRAM_FEATURE_INCOMPAT_XATTR); }
 
 /*
  * Records that are no witness (fsck's feature_witness()), the bit lost:
@@ -578,8 +580,6 @@ static void c_link_dir_nofeature(void)
 	resum(l);
 	drop_feature(PRAM_FEATURE_INCOMPAT_LINKS);
 }
-static void c_longnames_nofeature(void) { drop_feature(PRAM_FEATURE_INCOMPAT_LONGNAMES); }
-static void c_xattr_nofeature(void) { drop_feature(PRAM_FEATURE_INCOMPAT_XATTR); }
 
 static const struct {
 	const char *name;

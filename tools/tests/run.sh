@@ -169,16 +169,19 @@ check_moved() {
 		"$DUMP" -i /a/f2 "$work/$1.img" | grep -qE '^blocks +0$' ;;
 	# A direct block the record may not name: cleared, as a bad row block.
 	direct-range) [ ! -e "$work/x/a/f2" ] && [ ! -e "$work/x/lost+found/f2" ] ;;
-	# A feature bit lost, the records that use it valid: the bit is set
-	# again and every file kept (the diff above), its attributes too.
 	# Its name dropped, its data in /lost+found, the bit set again.
-	# No witness (deleted, or a link entry naming no file): the bit
-	# stays off, the record goes.
-	deleted-direct-nofeature) ! has_features "$work/$1.img" direct &&
-		[ ! -e "$work/x/a/f2" ] && [ -z "$(find "$work/x/lost+found" -type f 2>/dev/null)" ] ;;
-	link-*-nofeature) ! has_features "$work/$1.img" links && [ ! -e "$work/x/c/f4-link" ] ;;
 	unlisted-direct-nofeature) has_features "$work/$1.img" direct &&
 		cmp -s "$tree/a/f2" "$(find "$work/x/lost+found" -type f | head -n 1)" ;;
+	# No witness (deleted, or a link entry naming a free slot or a
+	# directory): the bit stays off, the record goes. (The journal's
+	# bit, on the same line of pramfs-dump, shows the line is there.)
+	deleted-direct-nofeature) has_features "$work/$1.img" journal &&
+		! has_features "$work/$1.img" direct &&
+		[ -z "$(find "$work/x/lost+found" -type f 2>/dev/null)" ] ;;
+	link-*-nofeature) has_features "$work/$1.img" journal &&
+		! has_features "$work/$1.img" links && [ ! -e "$work/x/c/f4-link" ] ;;
+	# A feature bit lost, the records that use it valid: the bit is set
+	# again and every file kept (the diff above), its attributes too.
 	*-nofeature) has_features "$work/$1.img" "${1%-nofeature}" &&
 		"$DUMP" -i /a/f2 "$work/$1.img" | grep -qF 'attribute              user.colour (4 bytes) "blue"' ;;
 	# A record with a stale checksum is no witness: the bit stays off,
