@@ -224,6 +224,21 @@ static void super_test(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, why, c->why);
 }
 
+/* Every feature the kernel supports has one name, and only those do. */
+static void feature_names_test(struct kunit *test)
+{
+	unsigned int bit;
+
+	for (bit = 0; bit < 32; bit++)
+		KUNIT_EXPECT_EQ_MSG(test, !!pram_feature_name(BIT(bit)),
+				    !!(PRAM_FEATURE_INCOMPAT_SUPP & BIT(bit)),
+				    "bit %u", bit);
+	KUNIT_EXPECT_STREQ(test, pram_feature_name(PRAM_FEATURE_INCOMPAT_LINKS),
+			   "links");
+	KUNIT_EXPECT_STREQ(test, pram_feature_name(PRAM_FEATURE_INCOMPAT_DIRECT),
+			   "direct");
+}
+
 /* Every byte of the superblock but the checksum itself is covered. */
 static void super_csum_covers_every_byte(struct kunit *test)
 {
@@ -886,6 +901,7 @@ static struct kunit_case pramfs_geometry_cases[] = {
 static struct kunit_case pramfs_super_cases[] = {
 	KUNIT_CASE_PARAM(super_test, super_gen_params),
 	KUNIT_CASE(super_csum_covers_every_byte),
+	KUNIT_CASE(feature_names_test),
 	{}
 };
 

@@ -40,10 +40,7 @@ void pram_set_incompat(struct super_block *sb, u32 bit)
 	} while (!(old & bit) && cmpxchg(&sbi->geo.incompat, old, old | bit) != old);
 	if (!(old & bit))
 		pram_info(sb, "feature %s in use from now on",
-			  bit == PRAM_FEATURE_INCOMPAT_LINKS ? "links" :
-			  bit == PRAM_FEATURE_INCOMPAT_XATTR ? "xattr" :
-			  bit == PRAM_FEATURE_INCOMPAT_DIRECT ? "direct" :
-			  "longnames");
+			  pram_feature_name(bit));
 }
 
 struct pram_name_fill {

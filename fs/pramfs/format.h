@@ -43,6 +43,14 @@ struct pram_geometry {
 };
 
 /* layout.c */
+/* The incompatible features by name, as the kernel and the tools say them. */
+struct pram_feature {
+	u32		bit;
+	const char	*name;
+};
+#define PRAM_NR_FEATURES	5
+extern const struct pram_feature pram_features[PRAM_NR_FEATURES];
+const char *pram_feature_name(u32 bit);
 u32 pram_super_csum(const struct pram_super_block *ps);
 u32 pram_inode_csum(const struct pram_inode *pi, u32 ino);
 int pram_geometry_compute(struct pram_geometry *g, u64 size, u32 blocksize,

@@ -18,6 +18,38 @@
 #define PRAM_MAX_INODES		(U32_MAX - PRAM_ROOT_INO)
 #define PRAM_CSUM_SKIP		sizeof(__le32)	/* the checksum field */
 
+_Static_assert(PRAM_FEATURE_INCOMPAT_SUPP ==
+	       (PRAM_FEATURE_INCOMPAT_JOURNAL | PRAM_FEATURE_INCOMPAT_LINKS |
+		PRAM_FEATURE_INCOMPAT_LONGNAMES | PRAM_FEATURE_INCOMPAT_XATTR |
+		PRAM_FEATURE_INCOMPAT_DIRECT),
+	       "a new feature needs its name in pram_features[]");
+
+const struct pram_feature pram_features[PRAM_NR_FEATURES] = {
+	{ PRAM_FEATURE_INCOMPAT_JOURNAL, "journal" },
+	{ PRAM_FEATURE_INCOMPAT_LINKS, "links" },
+	{ PRAM_FEATURE_INCOMPAT_LONGNAMES, "longnames" },
+	{ PRAM_FEATURE_INCOMPAT_XATTR, "xattr" },
+	{ PRAM_FEATURE_INCOMPAT_DIRECT, "direct" },
+};
+EXPORT_SYMBOL_IF_KUNIT(pram_features);
+
+/**
+ * pram_feature_name() - the name of one incompatible feature
+ * @bit: a PRAM_FEATURE_INCOMPAT_* bit
+ *
+ * Return: its name, or NULL for a bit PRAMFS does not know.
+ */
+const char *pram_feature_name(u32 bit)
+{
+	unsigned int i;
+
+	for (i = 0; i < PRAM_NR_FEATURES; i++)
+		if (pram_features[i].bit == bit)
+			return pram_features[i].name;
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_feature_name);
+
 /**
  * pram_super_csum() - crc32c of a superblock, its own checksum excluded
  * @ps: the superblock

@@ -104,13 +104,7 @@ int pram_target_option(struct pram_target *t, const char *opt, const char *arg);
 __le64 pram_time_now(void);
 double pram_seconds(void);
 
-/* The incompatible features by the names mkfs -O, fsck and pramfs-dump use. */
-struct pram_feature {
-	u32		bit;
-	const char	*name;
-};
-#define PRAM_NR_FEATURES	5
-extern const struct pram_feature pram_features[PRAM_NR_FEATURES];
+/* The bit of the feature called @name (pram_features[]), or 0. */
 u32 pram_feature_bit(const char *name);
 
 #endif /* _LIBPRAMFS_H */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Small helpers for the PRAMFS tools: messages, numbers and sizes read as
- * the kernel reads its mount options, the target options, time, the
- * features' names.
+ * the kernel reads its mount options, the target options, time, a
+ * feature by its name.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -74,20 +74,6 @@ int pram_parse_size(const char *s, u64 *val)
 	}
 	return *end || !*val ? -EINVAL : 0;
 }
-
-_Static_assert(PRAM_FEATURE_INCOMPAT_SUPP ==
-	       (PRAM_FEATURE_INCOMPAT_JOURNAL | PRAM_FEATURE_INCOMPAT_LINKS |
-		PRAM_FEATURE_INCOMPAT_LONGNAMES | PRAM_FEATURE_INCOMPAT_XATTR |
-		PRAM_FEATURE_INCOMPAT_DIRECT),
-	       "a new feature needs its name in pram_features[]");
-
-const struct pram_feature pram_features[PRAM_NR_FEATURES] = {
-	{ PRAM_FEATURE_INCOMPAT_JOURNAL, "journal" },
-	{ PRAM_FEATURE_INCOMPAT_LINKS, "links" },
-	{ PRAM_FEATURE_INCOMPAT_LONGNAMES, "longnames" },
-	{ PRAM_FEATURE_INCOMPAT_XATTR, "xattr" },
-	{ PRAM_FEATURE_INCOMPAT_DIRECT, "direct" },
-};
 
 /* The bit of the feature called @name, or 0. */
 u32 pram_feature_bit(const char *name)
