@@ -6,8 +6,10 @@
  *
  *   memcpy MB                 copy MB in 1 MiB chunks and in 4 KiB chunks
  *                             at random offsets: MB/s (the memory limit)
- *   meta DIR N SIZE           create N files of SIZE bytes, stat, unlink
- *                             them: files per second for each
+ *   meta DIR N SIZE           create N files of SIZE bytes, stat, rename
+ *                             and unlink them, and with SIZE 0 replace
+ *                             too: files per second for each
+ *   replace DIR N             only meta's replace, in a new DIR
  *   create DIR N              N empty files in a new DIR: us per entry
  *                             (names of BENCH_NAME_LEN bytes, 12 to 255,
  *                             if set, for create, lookup and readdir)
@@ -110,6 +112,7 @@ static int cmd_memcpy(unsigned long mb)
 /*
  * The atomic replace (write a new file, rename it over the old one), n - 1
  * times: n empty files, each renamed over the next; the last is removed.
+ * sync(2) between the two also starts `make profile`'s count.
  */
 static int meta_replace(const char *dir, unsigned int n)
 {
@@ -124,6 +127,7 @@ static int meta_replace(const char *dir, unsigned int n)
 		if (fd < 0 || close(fd))
 			return -1;
 	}
+	sync();
 	t0 = now_us();
 	for (i = 0; i + 1 < n; i++) {
 		entry_path(path, sizeof(path), dir, i);
@@ -177,6 +181,15 @@ static int cmd_meta(const char *dir, unsigned int n, size_t size)
 	}
 	printf("unlink %.1f\n", n / (now_us() - t0) * 1e6);
 	if (!size && meta_replace(dir, n))
+		return die("rename over");
+	return rmdir(dir) ? die("rmdir") : 0;
+}
+
+static int cmd_replace(const char *dir, unsigned int n)
+{
+	if (mkdir(dir, 0755))
+		return die(dir);
+	if (n < 2 || meta_replace(dir, n))
 		return die("rename over");
 	return rmdir(dir) ? die("rmdir") : 0;
 }
@@ -339,6 +352,8 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "meta") && argc == 5)
 		return cmd_meta(argv[2], strtoul(argv[3], NULL, 0),
 				strtoul(argv[4], NULL, 0));
+	if (!strcmp(cmd, "replace") && argc == 4)
+		return cmd_replace(argv[2], strtoul(argv[3], NULL, 0));
 	if (!strcmp(cmd, "create") && argc == 4)
 		return cmd_create(argv[2], strtoul(argv[3], NULL, 0));
 	if (!strcmp(cmd, "lookup") && argc == 4)

@@ -64,6 +64,8 @@ meta)
 	sync && pramfs_bench meta $M/meta "$n" 0 ;;
 meta4k)
 	sync && pramfs_bench meta $M/meta "$n" 4096 ;;
+replace)
+	pramfs_bench replace $M/d "$((n + 1))" ;;
 mount)
 	umount $M && sync && pram_mounts "$n" ;;
 randwrite)
