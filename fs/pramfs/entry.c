@@ -263,26 +263,20 @@ static bool pram_name_rec_held(struct super_block *sb, u32 owner, u32 rec)
 /**
  * pram_name_rec_finish() - free name record @rec if no entry's name holds it
  * @sb: the superblock, mounted read-write after an unclean stop
- * @rec: a slot whose mode is PRAM_S_IFNAME, or 0
+ * @rec: a slot whose mode is PRAM_S_IFNAME
  *
  * Name records are written without the journal (pram_name_reserve()):
  * one that the operation a power cut undid had taken is held by no name,
- * whatever its bytes, and goes. A torn one may have lost its mode: a
- * free slot that is not all zeros is cleared. One that a name holds
- * stays, good or bad, for the checks of that name.
+ * whatever its bytes, and goes (a torn one that lost its mode is a free
+ * slot that is not all zeros: pram_finish_orphans() clears those). One
+ * that a name holds stays, good or bad, for the checks of that name.
  *
- * Return: whether it was freed or cleared.
+ * Return: whether it was freed.
  */
 bool pram_name_rec_finish(struct super_block *sb, u32 rec)
 {
 	const struct pram_name_rec *nr = (const void *)pram_get_inode(sb, rec);
 
-	if (!nr->n_mode) {
-		if (!memchr_inv(nr, 0, PRAM_INODE_SIZE))
-			return false;
-		pram_record_clear(sb, rec);
-		return true;
-	}
 	if (pram_name_rec_held(sb, le32_to_cpu(READ_ONCE(nr->n_owner)), rec))
 		return false;
 	pram_free_ino(sb, rec);

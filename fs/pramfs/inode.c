@@ -35,7 +35,11 @@ void pram_record_unlock(struct super_block *sb, u32 ino)
 	mutex_unlock(pram_record_mutex(sb, ino));
 }
 
-/* The record's lock, its window, and its first @logged bytes in the journal. */
+/*
+ * The record's lock, its window, and its first @logged bytes in the
+ * journal (of a free slot all zeros, what makes it free again: the undo
+ * of a new record).
+ */
 static struct pram_inode *pram_record_open(struct super_block *sb, u32 ino,
 					   size_t logged)
 {
@@ -43,7 +47,9 @@ static struct pram_inode *pram_record_open(struct super_block *sb, u32 ino,
 
 	pram_tx_begin(sb);
 	pram_record_lock(sb, ino);
-	if (logged)
+	if (logged && !pi->i_mode && !memchr_inv(pi, 0, PRAM_INODE_SIZE))
+		pram_tx_log_free(sb, pi);
+	else if (logged)
 		pram_tx_log(sb, pi, logged);
 	return pram_wp_open(sb, pi, PRAM_INODE_SIZE);
 }
@@ -173,7 +179,7 @@ void pram_record_clear(struct super_block *sb, u32 ino)
  *
  * Its mode goes first, in a persistence point of its own: from then on
  * the slot is free, and what a cut leaves of the rest the next mount
- * clears (pram_name_rec_finish()), as fsck.pramfs does. A cut before
+ * clears (pram_finish_orphans()), as fsck.pramfs does. A cut before
  * leaves the record deleted, which the next mount frees.
  */
 void pram_record_wipe(struct super_block *sb, u32 ino)
@@ -355,44 +361,53 @@ static bool pram_finish_one_deleted(struct super_block *sb, u32 ino)
 	return true;
 }
 
+/*
+ * A free slot that is not all zeros is cleared: a new record whose
+ * operation a cut undid (only its mode is restored: pram_tx_log_free()),
+ * a record freed without the journal and cut before its end
+ * (pram_record_wipe()), or a name record torn before its mode.
+ */
+static bool pram_free_slot_finish(struct super_block *sb, u32 ino)
+{
+	if (!memchr_inv(pram_get_inode(sb, ino), 0, PRAM_INODE_SIZE))
+		return false;
+	pram_record_clear(sb, ino);
+	return true;
+}
+
 /**
  * pram_finish_orphans() - finish what a power cut left under way
  * @sb: the superblock, mounted read-write after an unclean stop
- * @truncated: the truncates finished
- * @names: the name records freed
+ * @done: what was finished, counted
  *
  * Inodes deleted while in use are freed, as their eviction would have
  * done; truncates marked PRAM_INODE_TRUNCATE are finished; name records
  * that no entry's name holds (written, not journaled, by an operation
- * the cut undid, maybe torn: a free slot that is not zero) are freed.
- * A record that fails its checks stays, logged, for fsck.pramfs. The
- * inode table is scanned once, as for the free inode count after an
- * unclean stop.
- *
- * Return: the deleted inodes freed.
+ * the cut undid) are freed; free slots that are not all zeros are
+ * cleared. A record that fails its checks stays, logged, for
+ * fsck.pramfs. The inode table is scanned once, as for the free inode
+ * count after an unclean stop.
  */
-unsigned int pram_finish_orphans(struct super_block *sb, unsigned int *truncated,
-				 unsigned int *names)
+void pram_finish_orphans(struct super_block *sb, struct pram_finished *done)
 {
 	u32 ino, end = PRAM_ROOT_INO + PRAM_SB(sb)->geo.inodes_count;
 	const struct pram_inode *pi;
-	unsigned int freed = 0;
 
-	*truncated = 0;
-	*names = 0;
+	memset(done, 0, sizeof(*done));
 	for (ino = PRAM_ROOT_INO; ino < end; ino++) {
 		pi = pram_get_inode(sb, ino);
-		if (pram_mode_is_name(le16_to_cpu(pi->i_mode)) || !pi->i_mode)
-			*names += pram_name_rec_finish(sb, ino);
+		if (!pi->i_mode && ino != PRAM_ROOT_INO)
+			done->cleared += pram_free_slot_finish(sb, ino);
+		else if (pram_mode_is_name(le16_to_cpu(pi->i_mode)))
+			done->names += pram_name_rec_finish(sb, ino);
 		if (!pram_mode_is_inode(le16_to_cpu(pi->i_mode)))
 			continue;
 		if (ino != PRAM_ROOT_INO && pram_inode_deleted(pi))
-			freed += pram_finish_one_deleted(sb, ino);
+			done->deleted += pram_finish_one_deleted(sb, ino);
 		else if (pi->i_flags & cpu_to_le32(PRAM_INODE_TRUNCATE))
-			*truncated += pram_finish_one_truncate(sb, ino);
+			done->truncated += pram_finish_one_truncate(sb, ino);
 		cond_resched();
 	}
-	return freed;
 }
 
 /**

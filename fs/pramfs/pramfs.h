@@ -212,6 +212,7 @@ bool pram_tx_may_hold(struct super_block *sb);
 bool pram_tx_active(struct super_block *sb);
 bool pram_tx_room(struct super_block *sb, const void *addr, size_t len);
 void pram_tx_log(struct super_block *sb, const void *addr, size_t len);
+void pram_tx_log_free(struct super_block *sb, const struct pram_inode *pi);
 
 /* balloc.c: the allocators' glue, under s_lock */
 int pram_new_block(struct super_block *sb, u32 *block);
@@ -269,9 +270,17 @@ static inline struct pram_inode *pram_get_inode(struct super_block *sb,
 }
 
 /* inode.c */
+
+/* What pram_finish_orphans() finished. */
+struct pram_finished {
+	unsigned int	deleted;	/* deleted inodes freed */
+	unsigned int	truncated;	/* truncates finished */
+	unsigned int	names;		/* name records freed */
+	unsigned int	cleared;	/* free slots not all zeros, cleared */
+};
+
 struct inode *pram_iget(struct super_block *sb, u32 ino);
-unsigned int pram_finish_orphans(struct super_block *sb,
-				 unsigned int *truncated, unsigned int *names);
+void pram_finish_orphans(struct super_block *sb, struct pram_finished *done);
 void pram_evict_inode(struct inode *inode);
 int pram_inode_cache_init(void);
 void pram_inode_cache_destroy(void);

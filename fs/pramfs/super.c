@@ -483,16 +483,19 @@ static void pram_init_sb(struct super_block *sb)
  */
 static void pram_recover(struct super_block *sb, int undone, bool clean)
 {
-	unsigned int freed = 0, truncated = 0, names = 0;
+	struct pram_finished done = {};
 
 	if (sb_rdonly(sb))
 		return;
 	if (!clean)
-		freed = pram_finish_orphans(sb, &truncated, &names);
-	if (undone || freed || truncated || names)
-		pram_info(sb, "recovered %d operations (%d ranges undone), finished %u orphans (%u deleted, %u truncates, %u name records)",
-			  !!undone, undone, freed + truncated + names, freed,
-			  truncated, names);
+		pram_finish_orphans(sb, &done);
+	if (undone || done.deleted || done.truncated || done.names ||
+	    done.cleared)
+		pram_info(sb, "recovered %d operations (%d ranges undone), finished %u orphans (%u deleted, %u truncates, %u name records), cleared %u free slots",
+			  !!undone, undone,
+			  done.deleted + done.truncated + done.names,
+			  done.deleted, done.truncated, done.names,
+			  done.cleared);
 }
 
 /*

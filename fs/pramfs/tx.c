@@ -268,6 +268,56 @@ bool pram_tx_room(struct super_block *sb, const void *addr, size_t len)
 	       tx->nlogged + 2 <= ARRAY_SIZE(tx->logged);
 }
 
+/*
+ * Save the bytes of [@addr, @addr + @len) that the transaction has not
+ * saved yet, but only the first @saved of them, and count the whole
+ * range as logged.
+ */
+static void pram_tx_save(struct super_block *sb, const void *addr, u32 len,
+			 u32 saved)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+	struct pram_tx *tx = &sbi->tx;
+	struct pram_journal_entry *e;
+	u64 off = addr - sbi->virt_addr;
+	u32 n, i, piece, head;
+
+	head = pram_tx_logged_head(tx, off, len);
+	if (head == len)
+		return;
+	n = DIV_ROUND_UP(saved - min(head, saved), PRAM_JOURNAL_DATA);
+	/*
+	 * Larger than the journal (a fallocate of hundreds of blocks): what
+	 * was done so far commits, a consistent state, and the rest goes on
+	 * in a new transaction, which has logged nothing yet.
+	 */
+	if (tx->next + n > PRAM_JOURNAL_LINES ||
+	    tx->nlogged == ARRAY_SIZE(tx->logged)) {
+		pram_tx_commit(sb);
+		head = 0;
+		n = DIV_ROUND_UP(saved, PRAM_JOURNAL_DATA);
+	}
+	addr += head;
+	off += head;
+	len -= head;
+	saved -= min(head, saved);
+	if (n) {
+		e = pram_tx_lines_open(sb, tx->next, n);
+		for (i = 0; i < n; i++) {
+			piece = min_t(u32, saved - i * PRAM_JOURNAL_DATA,
+				      PRAM_JOURNAL_DATA);
+			pram_journal_fill(&e[i], tx->gen, tx->next + i,
+					  off + i * PRAM_JOURNAL_DATA,
+					  addr + i * PRAM_JOURNAL_DATA, piece);
+		}
+		pram_tx_lines_close(e, n);
+		tx->next += n;
+	}
+	tx->logged[tx->nlogged].off = off;
+	tx->logged[tx->nlogged].len = len;
+	tx->nlogged++;
+}
+
 /**
  * pram_tx_log() - save the bytes at @addr before they change
  * @sb: the superblock
@@ -279,46 +329,43 @@ bool pram_tx_room(struct super_block *sb, const void *addr, size_t len)
  */
 void pram_tx_log(struct super_block *sb, const void *addr, size_t len)
 {
-	struct pram_sb_info *sbi = PRAM_SB(sb);
-	struct pram_tx *tx = &sbi->tx;
-	struct pram_journal_entry *e;
-	u64 off = addr - sbi->virt_addr;
-	u32 n, i, piece, head;
+	struct pram_tx *tx = &PRAM_SB(sb)->tx;
 
 	if (!tx->enabled || tx->owner != current)
 		return;
 	if (WARN_ON_ONCE(len > PRAM_TX_MAX_RANGE))
 		return;
-	head = pram_tx_logged_head(tx, off, len);
-	if (head == len)
+	pram_tx_save(sb, addr, len, len);
+}
+
+/**
+ * pram_tx_log_free() - save a free slot of the inode table before it is taken
+ * @sb: the superblock
+ * @pi: the slot: free, and all zeros
+ *
+ * As pram_tx_log() for the whole record, but only its first journal line
+ * is saved: the undo zeroes the mode with it, and the slot is free again
+ * whatever the rest holds. The next mount clears the rest, as it clears
+ * every free slot that is not all zeros after an unclean stop
+ * (pram_finish_orphans()); fsck.pramfs does too. A new inode's record
+ * costs the journal one line instead of three.
+ *
+ * Only if the transaction has saved none of the record yet: then the
+ * slot was free and all zeros when it began. One it freed itself may
+ * have been in use, and is saved whole.
+ */
+void pram_tx_log_free(struct super_block *sb, const struct pram_inode *pi)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+	struct pram_tx *tx = &sbi->tx;
+	u64 off = (const void *)pi - sbi->virt_addr;
+
+	BUILD_BUG_ON(offsetofend(struct pram_inode, i_mode) > PRAM_JOURNAL_DATA);
+	if (!tx->enabled || tx->owner != current)
 		return;
-	n = DIV_ROUND_UP(len - head, PRAM_JOURNAL_DATA);
-	/*
-	 * Larger than the journal (a fallocate of hundreds of blocks): what
-	 * was done so far commits, a consistent state, and the rest goes on
-	 * in a new transaction, which has logged nothing yet.
-	 */
-	if (tx->next + n > PRAM_JOURNAL_LINES ||
-	    tx->nlogged == ARRAY_SIZE(tx->logged)) {
-		pram_tx_commit(sb);
-		head = 0;
-		n = DIV_ROUND_UP(len, PRAM_JOURNAL_DATA);
-	}
-	addr += head;
-	off += head;
-	len -= head;
-	e = pram_tx_lines_open(sb, tx->next, n);
-	for (i = 0; i < n; i++) {
-		piece = min_t(u32, len - i * PRAM_JOURNAL_DATA, PRAM_JOURNAL_DATA);
-		pram_journal_fill(&e[i], tx->gen, tx->next + i,
-				  off + i * PRAM_JOURNAL_DATA,
-				  addr + i * PRAM_JOURNAL_DATA, piece);
-	}
-	pram_tx_lines_close(e, n);
-	tx->next += n;
-	tx->logged[tx->nlogged].off = off;
-	tx->logged[tx->nlogged].len = len;
-	tx->nlogged++;
+	pram_tx_save(sb, pi, PRAM_INODE_SIZE,
+		     pram_tx_logged_head(tx, off, PRAM_INODE_SIZE) ?
+		     PRAM_INODE_SIZE : PRAM_JOURNAL_DATA);
 }
 
 static void pram_tx_restore(void *arg, u64 offset, const void *old, u32 len)
