@@ -70,7 +70,7 @@ fuzz: initramfs
 	@bash qemu/tests/fuzz.sh $(FUZZ_N) $(FUZZ_SEED)
 
 # The benchmark (not a test): PRAMFS with protection on and off, ext4-DAX,
-# ext2 on brd and tmpfs side by side in one lean guest boot, median of 3;
+# ext2 on brd and tmpfs side by side in one lean guest boot, median of 5;
 # build/bench/ and docs/bench.md, docs/bench-ratios.png. bench-quick is the
 # same with small sizes and one run, into build/bench-quick/ (make check
 # runs it so the harness cannot rot).
