@@ -438,7 +438,8 @@ int pram_new_slot(struct super_block *sb, pram_slot_fill_fn fill, void *arg,
  *
  * Nothing is written: the transaction holds the slot until it ends, and
  * no other takes it meanwhile (transactions exclude each other). The
- * record's first store logs its zeros, as pram_new_slot()'s would; the
+ * record's first store logs the line of its zeros that holds the mode
+ * (pram_tx_log_free()), as pram_new_slot()'s would; the
  * new inode's is written once, when it is linked (pram_name_set()). A
  * free slot that is not all zeros (a cut freeing it, not yet cleared by
  * a mount, or corruption) is written now, zeroed first, as by

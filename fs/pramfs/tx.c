@@ -235,6 +235,18 @@ static u32 pram_tx_logged_head(struct pram_tx *tx, u64 off, u32 len)
 	return min_t(u64, at - off, len);
 }
 
+/* Has this transaction logged any byte of [@off, @off + @len)? */
+static bool pram_tx_touched(struct pram_tx *tx, u64 off, u32 len)
+{
+	unsigned int i;
+
+	for (i = 0; i < tx->nlogged; i++)
+		if (tx->logged[i].off < off + len &&
+		    off < tx->logged[i].off + tx->logged[i].len)
+			return true;
+	return false;
+}
+
 /* Is [@off, @off + @len) inside ranges this transaction logged? */
 static bool pram_tx_logged(struct pram_tx *tx, u64 off, u32 len)
 {
@@ -270,8 +282,8 @@ bool pram_tx_room(struct super_block *sb, const void *addr, size_t len)
 
 /*
  * Save the bytes of [@addr, @addr + @len) that the transaction has not
- * saved yet, but only the first @saved of them, and count the whole
- * range as logged.
+ * logged yet, but only those of the first @saved (@len, or less when
+ * none of the range is logged), and count the whole range as logged.
  */
 static void pram_tx_save(struct super_block *sb, const void *addr, u32 len,
 			 u32 saved)
@@ -301,18 +313,16 @@ static void pram_tx_save(struct super_block *sb, const void *addr, u32 len,
 	off += head;
 	len -= head;
 	saved -= min(head, saved);
-	if (n) {
-		e = pram_tx_lines_open(sb, tx->next, n);
-		for (i = 0; i < n; i++) {
-			piece = min_t(u32, saved - i * PRAM_JOURNAL_DATA,
-				      PRAM_JOURNAL_DATA);
-			pram_journal_fill(&e[i], tx->gen, tx->next + i,
-					  off + i * PRAM_JOURNAL_DATA,
-					  addr + i * PRAM_JOURNAL_DATA, piece);
-		}
-		pram_tx_lines_close(e, n);
-		tx->next += n;
+	e = pram_tx_lines_open(sb, tx->next, n);
+	for (i = 0; i < n; i++) {
+		piece = min_t(u32, saved - i * PRAM_JOURNAL_DATA,
+			      PRAM_JOURNAL_DATA);
+		pram_journal_fill(&e[i], tx->gen, tx->next + i,
+				  off + i * PRAM_JOURNAL_DATA,
+				  addr + i * PRAM_JOURNAL_DATA, piece);
 	}
+	pram_tx_lines_close(e, n);
+	tx->next += n;
 	tx->logged[tx->nlogged].off = off;
 	tx->logged[tx->nlogged].len = len;
 	tx->nlogged++;
@@ -350,8 +360,8 @@ void pram_tx_log(struct super_block *sb, const void *addr, size_t len)
  * (pram_finish_orphans()); fsck.pramfs does too. A new inode's record
  * costs the journal one line instead of three.
  *
- * Only if the transaction has saved none of the record yet: then the
- * slot was free and all zeros when it began. One it freed itself may
+ * Only if the transaction has logged no byte of the record yet: then
+ * the slot was free and all zeros when it began. One it freed itself may
  * have been in use, and is saved whole.
  */
 void pram_tx_log_free(struct super_block *sb, const struct pram_inode *pi)
@@ -364,7 +374,7 @@ void pram_tx_log_free(struct super_block *sb, const struct pram_inode *pi)
 	if (!tx->enabled || tx->owner != current)
 		return;
 	pram_tx_save(sb, pi, PRAM_INODE_SIZE,
-		     pram_tx_logged_head(tx, off, PRAM_INODE_SIZE) ?
+		     pram_tx_touched(tx, off, PRAM_INODE_SIZE) ?
 		     PRAM_INODE_SIZE : PRAM_JOURNAL_DATA);
 }
 
