@@ -455,7 +455,7 @@ int pram_hold_slot(struct super_block *sb, pram_slot_fill_fn fill, void *arg,
 
 	mutex_lock(&sbi->s_lock);
 	err = pram_take_slot(sb, ino);
-	if (!err && memchr_inv(pram_get_inode(sb, *ino), 0, PRAM_INODE_SIZE))
+	if (!err && !pram_slot_is_clear(pram_get_inode(sb, *ino)))
 		pram_fill_slot(sb, *ino, fill, arg, true);
 	else if (!err)
 		WRITE_ONCE(sbi->tx.held, *ino);

@@ -121,6 +121,16 @@ static inline bool pram_mode_is_name(umode_t mode)
 	return (mode & S_IFMT) == PRAM_S_IFNAME;
 }
 
+/*
+ * A slot as init= leaves it: every byte zero. A free slot (i_mode 0)
+ * that is not is cleared after an unclean stop, by the mount and by
+ * fsck.pramfs.
+ */
+static inline bool pram_slot_is_clear(const struct pram_inode *pi)
+{
+	return !memchr_inv(pi, 0, PRAM_INODE_SIZE);
+}
+
 /* An inode: a slot in use that is neither a link entry nor a name record. */
 static inline bool pram_mode_is_inode(umode_t mode)
 {

@@ -47,7 +47,7 @@ static struct pram_inode *pram_record_open(struct super_block *sb, u32 ino,
 
 	pram_tx_begin(sb);
 	pram_record_lock(sb, ino);
-	if (logged && !pi->i_mode && !memchr_inv(pi, 0, PRAM_INODE_SIZE))
+	if (logged && pram_slot_is_clear(pi))
 		pram_tx_log_free(sb, pi);
 	else if (logged)
 		pram_tx_log(sb, pi, logged);
@@ -369,7 +369,7 @@ static bool pram_finish_one_deleted(struct super_block *sb, u32 ino)
  */
 static bool pram_free_slot_finish(struct super_block *sb, u32 ino)
 {
-	if (!memchr_inv(pram_get_inode(sb, ino), 0, PRAM_INODE_SIZE))
+	if (pram_slot_is_clear(pram_get_inode(sb, ino)))
 		return false;
 	pram_record_clear(sb, ino);
 	return true;

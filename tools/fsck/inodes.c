@@ -40,16 +40,6 @@ bool fsck_claim(struct fsck *f, u32 block)
 	return true;
 }
 
-static bool all_zero(const void *p, size_t len)
-{
-	const u8 *b = p;
-
-	while (len--)
-		if (*b++)
-			return false;
-	return true;
-}
-
 /*
  * @ino's record as pass 1 judges it, in @copy: link count right, the
  * attribute block apart, and, if @name, the name too (pass 2's).
@@ -466,7 +456,7 @@ void fsck_pass1(struct fsck *f)
 		pi = pram_img_inode(&f->img, ino);
 		/* A free root is a bad one: remade, not cleared. */
 		if (!pi->i_mode && ino != PRAM_ROOT_INO) {
-			if (!all_zero(pi, PRAM_INODE_SIZE) &&
+			if (!pram_slot_is_clear(pi) &&
 			    fsck_problem(f, PR_FREE_DIRTY, "Inode %u is free, but not all zeros", ino))
 				fsck_clear_inode(f, ino);
 			continue;

@@ -85,7 +85,8 @@ direct-stray 4 f3
 unlisted-direct-nofeature 4 f2
 deleted-direct-nofeature 4 f2
 link-target-nofeature 4 f4-link
-link-dir-nofeature 4 f4-link"
+link-dir-nofeature 4 f4-link
+free-dirty 1 -"
 
 # What pramfs-corrupt makes valid, for what mkfs.pramfs -d never makes:
 # fsck.pramfs -fn and -fy find nothing (0), and every file extracts as it

@@ -350,6 +350,20 @@ static u32 free_slot(void)
 	return n;
 }
 
+/*
+ * A free slot with bytes past its mode: what an undone create leaves
+ * (only the record's first journal line, its mode, is restored), until
+ * the mount after the cut clears it.
+ */
+static void c_free_dirty(void)
+{
+	struct pram_inode *pi = rec(free_slot());
+
+	pi->i_uid = cpu_to_le32(1000);
+	memcpy(pi->i_name, "undone", 6);
+	pi->i_csum = cpu_to_le32(0x5a5a5a5a);
+}
+
 /* /a/f4 has two names, its count says one. */
 static void c_hardlink_count(void)
 {
@@ -616,6 +630,7 @@ static const struct {
 	{ "deleted-direct-nofeature", c_deleted_direct_nofeature },
 	{ "link-target-nofeature", c_link_target_nofeature },
 	{ "link-dir-nofeature", c_link_dir_nofeature },
+	{ "free-dirty", c_free_dirty },
 };
 
 int main(int argc, char **argv)
