@@ -60,7 +60,7 @@ static struct pram_inode *pram_record_open(struct super_block *sb, u32 ino,
  * @ino: a valid inode number
  *
  * Begins a transaction (or nests in the open one), takes the record's
- * lock, saves the record's attributes and list links (PRAM_INODE_ATTRS
+ * lock, saves the record's attributes and list links (PRAM_INODE_LOGGED
  * bytes: two journal lines, not three) in the journal and opens a write
  * window over it; end with pram_record_end(), which checksums the record
  * and ends the transaction. Never nest two. The name must not change:
@@ -70,7 +70,7 @@ static struct pram_inode *pram_record_open(struct super_block *sb, u32 ino,
  */
 struct pram_inode *pram_record_begin(struct super_block *sb, u32 ino)
 {
-	return pram_record_open(sb, ino, PRAM_INODE_ATTRS);
+	return pram_record_open(sb, ino, PRAM_INODE_LOGGED);
 }
 
 /**
@@ -139,7 +139,7 @@ void pram_record_patch(struct super_block *sb, u32 ino, __le32 *field,
 		return;
 	pram_tx_begin(sb);
 	pram_record_lock(sb, ino);
-	pram_tx_log(sb, pi, PRAM_INODE_ATTRS);
+	pram_tx_log(sb, pi, PRAM_INODE_LOGGED);
 	before = pram_inode_csum(pi, ino);
 	w = pram_wp_open(sb, pi, PRAM_INODE_SIZE);
 	*(__le32 *)((void *)w + ((void *)field - (void *)pi)) = cpu_to_le32(value);
@@ -163,7 +163,7 @@ void pram_record_clear(struct super_block *sb, u32 ino)
 	pram_record_lock(sb, ino);
 	/* A name already taken away (unlink) is zero: no need to save it. */
 	pram_tx_log(sb, pi, memchr_inv(pi->i_name, 0, PRAM_NAME_LEN) ?
-			    PRAM_INODE_SIZE : PRAM_INODE_ATTRS);
+			    PRAM_INODE_SIZE : PRAM_INODE_LOGGED);
 	pi = pram_wp_open(sb, pi, PRAM_INODE_SIZE);
 	memset(pi, 0, PRAM_INODE_SIZE);
 	pram_wp_close(sb, pi, PRAM_INODE_SIZE);

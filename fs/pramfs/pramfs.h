@@ -294,6 +294,13 @@ void pram_record_lock(struct super_block *sb, u32 ino);
 void pram_record_unlock(struct super_block *sb, u32 ino);
 /* A record's bytes before its name: its attributes and list links. */
 #define PRAM_INODE_ATTRS	offsetof(struct pram_inode, i_name)
+/*
+ * What a change that keeps the name saves of a record: PRAM_INODE_ATTRS
+ * filled out to whole journal lines with the name's first bytes (88, two
+ * lines either way). The name saved later in the same transaction is
+ * then one line (40 bytes), not two (48).
+ */
+#define PRAM_INODE_LOGGED	roundup(PRAM_INODE_ATTRS, PRAM_JOURNAL_DATA)
 struct pram_inode *pram_record_begin(struct super_block *sb, u32 ino);
 struct pram_inode *pram_record_begin_named(struct super_block *sb, u32 ino);
 struct pram_inode *pram_record_begin_new(struct super_block *sb, u32 ino);
