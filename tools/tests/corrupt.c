@@ -351,17 +351,17 @@ static u32 free_slot(void)
 }
 
 /*
- * A free slot with bytes past its mode: what an undone create leaves
- * (only the record's first journal line, its mode, is restored), until
- * the mount after the cut clears it.
+ * A free slot with bytes past its first 44: what an undone create leaves
+ * (of the new record only its first journal line, the mode among its 44
+ * bytes, is restored), until the mount after the cut clears it.
  */
 static void c_free_dirty(void)
 {
 	struct pram_inode *pi = rec(free_slot());
 
-	pi->i_uid = cpu_to_le32(1000);
+	pi->i_ctime = cpu_to_le64(1);
+	pi->i_parent = cpu_to_le32(ino("/a"));
 	memcpy(pi->i_name, "undone", 6);
-	pi->i_csum = cpu_to_le32(0x5a5a5a5a);
 }
 
 /* /a/f4 has two names, its count says one. */
