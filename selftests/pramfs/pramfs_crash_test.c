@@ -942,6 +942,35 @@ static int write_three_blocks(void)
 }
 
 /*
+ * The cases below, one each, arm the power-cut knob themselves: however
+ * they end, the teardown disarms it and unmounts, so that no test after
+ * them runs with a cut pending.
+ */
+FIXTURE(armed) {
+	struct nvram nv;
+};
+
+FIXTURE_SETUP(armed)
+{
+	const char *why = missing_prerequisite(&self->nv);
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, knob_set("crash_after", -1)) {
+		TH_LOG("no power-cut knob: pramfs.ko without CONFIG_PRAMFS_CRASH_TEST");
+	}
+	mkdir(MNT, 0755);
+}
+
+FIXTURE_TEARDOWN_PARENT(armed)
+{
+	umount2(MNT, MNT_DETACH);
+	knob_set("crash_after", -1);
+	knob_set("crash_tear", -1);
+	knob_set("crash_commit_delay_ms", 0);
+}
+
+/*
  * Blocks freed in a transaction are not another task's until it commits.
  * The victim's eviction frees its data block and its two map blocks,
  * the only blocks free, and waits in its commit (crash_commit_delay_ms);
@@ -953,23 +982,16 @@ static int write_three_blocks(void)
  * pass and fsck.pramfs would find a broken map. The recovery's log line
  * shows that the cut fell where it should: one deleted orphan finished.
  */
-TEST(freed_blocks_wait_for_the_commit)
+TEST_F(armed, freed_blocks_wait_for_the_commit)
 {
-	struct nvram nv;
-	const char *why = missing_prerequisite(&nv);
 	const char *orphan = "finished 1 orphans (1 deleted";
 	int st_remover = 0, st_writer = 0;
+	struct nvram *nv = &self->nv;
 	unsigned long long mark;
 	pid_t remover, writer;
 	struct statvfs st;
 
-	if (why)
-		SKIP(return, "%s", why);
-	ASSERT_EQ(0, knob_set("crash_after", -1)) {
-		TH_LOG("no power-cut knob: pramfs.ko without CONFIG_PRAMFS_CRASH_TEST");
-	}
-	mkdir(MNT, 0755);
-	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx,init=%d,bs=%d", nv.phys,
+	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx,init=%d,bs=%d", nv->phys,
 			      FS_SIZE, FS_BS));
 	ASSERT_EQ(0, write_mapped_block("victim", 0x11));
 	ASSERT_EQ(0, write_mapped_block("writer", 0x22));
@@ -998,40 +1020,34 @@ TEST(freed_blocks_wait_for_the_commit)
 	TH_LOG("the writer's append: %s", strerror(WEXITSTATUS(st_writer)));
 
 	mark = klog_mark();
-	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", nv.phys));
+	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", nv->phys));
 	EXPECT_EQ(0, klog_since(mark, "outside the data area"));
 	EXPECT_EQ(1, klog_since(mark, orphan)) {
 		TH_LOG("no deleted orphan finished: the cut missed the eviction's commit, or its map was unreadable");
 	}
 	EXPECT_EQ(-1, access(at("victim"), F_OK));
 	EXPECT_EQ(0, umount(MNT));
-	EXPECT_EQ(0, run_fsck(&nv)) {
+	EXPECT_EQ(0, run_fsck(nv)) {
 		system("head -n 12 /tmp/crash-fsck.out >&2");
 	}
 }
 
 /*
  * A create cut after its new record is written, before the commit: the
- * undo frees the slot again (only the record's first journal line, its
- * mode, was saved: pram_tx_log_free()), and the mount clears the rest
- * and counts it in its recovery line. Some cut of a create ends so.
+ * undo frees the slot again (of the record only its first journal line,
+ * the mode among its 44 bytes, was saved: pram_tx_log_free()), and the
+ * mount clears the rest and counts it in its recovery line. Some cut of
+ * a create ends so, and the file is not there after it.
  */
-TEST(cut_create_clears_its_slot)
+TEST_F(armed, cut_create_clears_its_slot)
 {
 	const struct crash_op create = { "create", op_create };
 	const char *cleared = "cleared 1 free slots";
-	struct nvram nv;
-	const char *why = missing_prerequisite(&nv);
+	struct nvram *nv = &self->nv;
 	int n, fences, found = 0;
 	unsigned long long mark;
 
-	if (why)
-		SKIP(return, "%s", why);
-	ASSERT_EQ(0, knob_set("crash_after", -1)) {
-		TH_LOG("no power-cut knob: pramfs.ko without CONFIG_PRAMFS_CRASH_TEST");
-	}
-	mkdir(MNT, 0755);
-	ASSERT_EQ(0, fresh_tree(&nv, &create));
+	ASSERT_EQ(0, fresh_tree(nv, &create));
 	ASSERT_EQ(0, knob_set("crash_after", INT_MAX));
 	ASSERT_EQ(0, op_create());
 	fences = knob_get("fences");
@@ -1039,21 +1055,23 @@ TEST(cut_create_clears_its_slot)
 	ASSERT_EQ(0, umount(MNT));
 
 	for (n = 0; n <= fences && !found; n++) {
-		ASSERT_EQ(0, fresh_tree(&nv, &create));
+		ASSERT_EQ(0, fresh_tree(nv, &create));
 		ASSERT_EQ(0, knob_set("crash_tear", -1));
 		ASSERT_EQ(0, knob_set("crash_after", n));
 		op_create();
 		umount(MNT);
 		ASSERT_EQ(0, knob_set("crash_after", -1));
 		mark = klog_mark();
-		ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", nv.phys));
+		ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", nv->phys));
 		found = klog_since(mark, cleared);
+		if (found)
+			EXPECT_EQ(-1, access(at("d1/new"), F_OK));
 		ASSERT_EQ(0, umount(MNT));
 	}
 	EXPECT_EQ(1, found) {
 		TH_LOG("no cut of %d fences left a slot for the mount to clear", fences);
 	}
-	EXPECT_EQ(0, run_fsck(&nv)) {
+	EXPECT_EQ(0, run_fsck(nv)) {
 		system("head -n 12 /tmp/crash-fsck.out >&2");
 	}
 }
