@@ -703,9 +703,13 @@ FIXTURE_VARIANT_ADD(crash, utimes) {
 	.op = { "utimes", op_utimes },
 };
 
-FIXTURE_SETUP(crash)
+/*
+ * Every fixture's setup: @nv found (or the test skipped), the knob there
+ * and disarmed, the mount point made.
+ */
+static void crash_ready(struct __test_metadata *_metadata, struct nvram *nv)
 {
-	const char *why = missing_prerequisite(&self->r.nv);
+	const char *why = missing_prerequisite(nv);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -716,11 +720,23 @@ FIXTURE_SETUP(crash)
 	mkdir(MNT, 0755);
 }
 
-FIXTURE_TEARDOWN_PARENT(crash)
+/* Every fixture's teardown: unmounted, no cut pending, no commit delay. */
+static void crash_disarm(void)
 {
 	umount2(MNT, MNT_DETACH);
 	knob_set("crash_after", -1);
+	knob_set("crash_tear", -1);
 	knob_set("crash_commit_delay_ms", 0);
+}
+
+FIXTURE_SETUP(crash)
+{
+	crash_ready(_metadata, &self->r.nv);
+}
+
+FIXTURE_TEARDOWN_PARENT(crash)
+{
+	crash_disarm();
 }
 
 /* A fresh filesystem holding the tree @op runs on, mounted; 0 or -1. */
@@ -952,22 +968,12 @@ FIXTURE(armed) {
 
 FIXTURE_SETUP(armed)
 {
-	const char *why = missing_prerequisite(&self->nv);
-
-	if (why)
-		SKIP(return, "%s", why);
-	ASSERT_EQ(0, knob_set("crash_after", -1)) {
-		TH_LOG("no power-cut knob: pramfs.ko without CONFIG_PRAMFS_CRASH_TEST");
-	}
-	mkdir(MNT, 0755);
+	crash_ready(_metadata, &self->nv);
 }
 
 FIXTURE_TEARDOWN_PARENT(armed)
 {
-	umount2(MNT, MNT_DETACH);
-	knob_set("crash_after", -1);
-	knob_set("crash_tear", -1);
-	knob_set("crash_commit_delay_ms", 0);
+	crash_disarm();
 }
 
 /*
