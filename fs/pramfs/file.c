@@ -29,7 +29,14 @@
  */
 #define PRAM_RESERVE	64
 #define PRAM_RUN	16
-#define PRAM_NEW_COLS	2	/* 64 entries lie in at most two columns */
+/*
+ * Columns a write may make before linking them: those of the pending
+ * entries and that of the block being mapped. The pending entries are
+ * file blocks in a row, at most PRAM_RESERVE, fewer than a column holds:
+ * they lie in at most two columns, and when in two, the next block lies
+ * in the second.
+ */
+#define PRAM_NEW_COLS	2
 
 struct pram_reserve {
 	unsigned int	n, next;
@@ -264,20 +271,19 @@ static void pram_record_row(struct pram_inode *pi, u32 row)
 
 /*
  * Link a new row block now, in a transaction of its own (or the
- * caller's), with @col (or 0), a direct file's new column that the row
- * already names: claimed, counted and named by the record.
+ * caller's), with @col, a direct file's new column that the row already
+ * names: claimed, counted and named by the record.
  */
 static void pram_link_row(struct inode *inode, u32 row, u32 col)
 {
 	struct super_block *sb = inode->i_sb;
-	/* Ascending, as pram_claim_blocks() takes them; just @row without @col. */
-	u32 claim[2] = { min(row, col ?: row), max(row, col) };
-	unsigned int n = col ? 2 : 1;
+	/* Ascending, as pram_claim_blocks() takes them. */
+	u32 claim[2] = { min(row, col), max(row, col) };
 	struct pram_inode *pi;
 
 	pram_tx_begin(sb);
-	pram_claim_blocks(sb, claim, n);
-	pram_add_blocks(inode, n);
+	pram_claim_blocks(sb, claim, ARRAY_SIZE(claim));
+	pram_add_blocks(inode, ARRAY_SIZE(claim));
 	pi = pram_record_begin(sb, inode->i_ino);
 	pram_record_row(pi, row);
 	pram_inode_to_record(inode, pi);
@@ -294,24 +300,22 @@ static int pram_new_map_block(struct inode *inode, struct pram_reserve *res,
 			      __le32 *entry, u32 r, u32 *block)
 {
 	struct super_block *sb = inode->i_sb;
-	int err = pram_take_block(sb, res, block);
+	int err;
 
+	BUILD_BUG_ON(PRAM_MIN_BLOCK_SIZE / sizeof(__le32) < PRAM_RESERVE);
+	if (res && entry && WARN_ON_ONCE(res->new_cols == PRAM_NEW_COLS))
+		return -EIO;
+	err = pram_take_block(sb, res, block);
 	if (err)
 		return err;
 	pram_zero_block(sb, *block);
-	if (res && !entry) {
+	if (!res) {
+		pram_link_map_block(inode, entry, *block);
+	} else if (!entry) {
 		res->new_row = *block;
-	} else if (res && res->new_cols < PRAM_NEW_COLS) {
+	} else {
 		res->new_col[res->new_cols].r = r;
 		res->new_col[res->new_cols++].block = *block;
-	} else {
-		/* Linked now: no write, or (never seen) more columns at once. */
-		if (res && res->new_row) {
-			pram_link_row(inode, res->new_row, res->direct_col);
-			res->new_row = 0;
-			res->direct_col = 0;
-		}
-		pram_link_map_block(inode, entry, *block);
 	}
 	return 0;
 }

@@ -171,6 +171,28 @@ TEST_F(io, unaligned_io_matches_a_model)
 	free(buf);
 }
 
+/*
+ * One write whose runs of entries (64 blocks at most, set together)
+ * cross from one new column into the next: the columns it makes wait to
+ * be linked with them, two at most at a time.
+ */
+TEST_F(io, one_write_links_the_columns_it_makes)
+{
+	unsigned long long per_column = self->bs / 4, n = 2 * per_column + 64;
+	off_t off = (per_column - 32) * self->bs + self->bs / 2;
+	struct stat st;
+	int fd = create("f");
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, write_pattern(fd, n * self->bs, 9, off));
+	EXPECT_EQ(0, read_check(fd, n * self->bs, 9, off));
+	ASSERT_EQ(0, fstat(fd, &st));
+	/* n + 1 data blocks, columns 0 to 3, the row. */
+	EXPECT_EQ((n + 1 + 4 + 1) * (self->bs / 512), st.st_blocks);
+	close(fd);
+	expect_clean(_metadata, self);
+}
+
 TEST_F(io, readv_and_writev_cross_blocks)
 {
 	size_t lens[] = { 3, self->bs, self->bs / 2 + 1 }, total = 0, i;
