@@ -8,12 +8,14 @@
  * and a process that creates files on the same CPU meanwhile: it must
  * finish while the faults are still unserved, and every write completes
  * once they are. The module is loaded again with few slots (wp_slots),
- * so that a few hundred writers are more than a CPU has.
+ * so that a few hundred writers are more than a CPU has; the default
+ * comes back after each test, even one that times out.
  *
  * Needs root, pramfs as a module at PRAMFS_KO, CONFIG_USERFAULTFD, and
  * PRAM_PHYS and PRAM_SIZE in the environment (qemu/run sets them).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <fcntl.h>
 #include <linux/userfaultfd.h>
 #include <poll.h>
@@ -33,6 +35,7 @@
  * than slots leave none for anyone else.
  */
 #define SLOTS		"256"
+#define DEFAULT_SLOTS	4096
 #define EXTRA_WRITERS	64
 #define WRITE_LEN	4096
 #define CREATES		50
@@ -283,17 +286,13 @@ FIXTURE_SETUP(uffd)
 }
 
 /*
- * The default slots again, for the tests after these: what a failed test
- * left is killed first, then the filesystem unmounted. (A test that times
- * out takes this teardown with it: the harness kills its process group.)
+ * The filesystem unmounted and the default slots again, for the tests
+ * after these, once the processes a test left are killed.
  */
-FIXTURE_TEARDOWN_PARENT(uffd)
+static void restore_default_slots(void)
 {
 	int i, err = 0;
 
-	for (i = 0; i < MAX_PIDS; i++)
-		if (self->pids[i] > 0 && ours(self->pids[i]))
-			kill(self->pids[i], SIGKILL);
 	/* Busy while the killed processes still hold their files. */
 	for (i = 0; i < 300 && umount(MNT) && errno == EBUSY; i++)
 		usleep(100 * 1000);
@@ -305,6 +304,39 @@ FIXTURE_TEARDOWN_PARENT(uffd)
 	}
 	if (err)
 		fprintf(stderr, "# pramfs not loaded again: %s\n", strerror(err));
+}
+
+/* What a failed test left is killed first. */
+FIXTURE_TEARDOWN_PARENT(uffd)
+{
+	int i;
+
+	for (i = 0; i < MAX_PIDS; i++)
+		if (self->pids[i] > 0 && ours(self->pids[i]))
+			kill(self->pids[i], SIGKILL);
+	restore_default_slots();
+}
+
+/*
+ * A test that times out is killed with its process group, the teardown's
+ * process too: the harness's own process restores when it exits.
+ */
+static pid_t harness;
+
+static void __attribute__((constructor)) remember_the_harness(void)
+{
+	harness = getpid();
+}
+
+static void __attribute__((destructor)) restore_after_a_kill(void)
+{
+	char line[256];
+
+	/* Killed in its teardown, between unloading and loading: no slots. */
+	if (getpid() == harness && !access(PRAMFS_KO, R_OK) &&
+	    (!mount_line(MNT, line, sizeof(line)) ||
+	     read_number(WP_SLOTS_PARAM) != DEFAULT_SLOTS))
+		restore_default_slots();
 }
 
 TEST_F_TIMEOUT(uffd, unserved_faults_hold_no_window, 300)
@@ -422,7 +454,106 @@ TEST_F_TIMEOUT(uffd, slot_counts_are_checked_and_few_serve, 120)
 	EXPECT_EQ(-1, check_file("big", 4 << 20, 7));
 	ASSERT_EQ(0, umount(MNT));
 	ASSERT_EQ(0, reload_pramfs(""));
-	EXPECT_EQ(4096, read_number(WP_SLOTS_PARAM));
+	EXPECT_EQ(DEFAULT_SLOTS, read_number(WP_SLOTS_PARAM));
+}
+
+/*
+ * In /proc now: the test process that harness @parent runs (it leads its
+ * process group), in @test unless found before; how many are in its group.
+ */
+static int test_group(pid_t parent, pid_t *test)
+{
+	DIR *d = opendir("/proc");
+	int pid, ppid, pgrp, members = 0;
+	char path[300];
+	struct dirent *e;
+	FILE *f;
+
+	while (d && (e = readdir(d))) {
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fscanf(f, "%d %*s %*c %d %d", &pid, &ppid, &pgrp) == 3) {
+			if (!*test && ppid == parent && pgrp == pid)
+				*test = pid;
+			members += *test && pgrp == *test;
+		}
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return members;
+}
+
+/* This program again, running only @test, its output in @out. */
+static pid_t run_alone(const char *test, const char *out)
+{
+	pid_t pid = fork();
+	int fd;
+
+	if (pid)
+		return pid;
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+		_exit(127);
+	execl("/proc/self/exe", "pramfs_uffd_test", "-t", test, (char *)NULL);
+	_exit(127);
+}
+
+FIXTURE(killed) {
+	struct nvram nv;
+	pid_t harness, test;	/* the program run again, its test process */
+};
+
+FIXTURE_SETUP(killed)
+{
+	const char *why = missing_prerequisite(&self->nv);
+
+	if (why)
+		SKIP(return, "%s", why);
+	if (access(PRAMFS_KO, R_OK) || access(WP_SLOTS_PARAM, R_OK))
+		SKIP(return, "no pramfs module with write protection");
+}
+
+FIXTURE_TEARDOWN_PARENT(killed)
+{
+	if (self->test > 0)
+		kill(-self->test, SIGKILL);
+	if (self->harness > 0)
+		kill(self->harness, SIGKILL);
+	restore_default_slots();
+}
+
+/*
+ * A test the harness times out is killed with its process group, here
+ * while its writers run: the harness, as it exits, unmounts and loads
+ * pramfs again with the default slots.
+ */
+TEST_F_TIMEOUT(killed, a_timed_out_test_leaves_the_defaults, 180)
+{
+	const char *out = "/tmp/pramfs-uffd-killed.out";
+	char line[256];
+	int i, status, members = 0, writers = atoi(SLOTS) + EXTRA_WRITERS;
+
+	self->harness = run_alone("unserved_faults_hold_no_window", out);
+	ASSERT_LT(0, self->harness);
+	/* Killed once every writer is forked, the faults soon served. */
+	for (i = 0; i < 1200 && members < writers; i++) {
+		usleep(50 * 1000);
+		members = test_group(self->harness, &self->test);
+	}
+	ASSERT_LE(writers, members);
+	ASSERT_EQ(0, kill(-self->test, SIGKILL));
+	status = wait_for(self->harness, 120);
+	if (status >= 0)
+		self->harness = 0;	/* reaped */
+	EXPECT_EQ(KSFT_FAIL, status) {
+		TH_LOG("the harness did not report the killed test: see %s",
+		       out);
+	}
+	EXPECT_NE(0, mount_line(MNT, line, sizeof(line)));
+	EXPECT_EQ(DEFAULT_SLOTS, read_number(WP_SLOTS_PARAM));
 }
 
 TEST_HARNESS_MAIN
