@@ -286,11 +286,67 @@ static void check_undo_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pram_journal_check_undo(j.e, &j.g, j.base, 0, &why), 0);
 }
 
+/* Moving j_gen on from @gen: the lines stay, but where it comes round. */
+struct move_case {
+	const char	*name;
+	u32		gen;
+	bool		cleared;
+};
+
+static const struct move_case move_cases[] = {
+	{ "an ordinary generation", 5, false },
+	{ "the round's last but one", U32_MAX - 1, false },
+	{ "round to 0: every line cleared", U32_MAX, true },
+};
+
+static void move_desc(const struct move_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(move, move_cases, move_desc);
+
+/*
+ * A transaction undone at @gen, with a line left from longer ago past
+ * its lines (it may carry any generation, here the next one's): after
+ * the move, nothing is pending, the head is valid, and the lines are
+ * kept or, only when j_gen comes round to 0, cleared.
+ */
+static void move_on_test(struct kunit *test)
+{
+	const struct move_case *c = test->param_value;
+	struct pram_journal_head *h;
+	u8 *lines;
+	const char *why;
+	struct jimg j;
+
+	jimg_init(test, &j);
+	h = (void *)j.e;
+	h->j_gen = cpu_to_le32(c->gen);
+	j_record(&j);
+	pram_journal_fill(&j.e[9], c->gen + 1, 9, INODE_3, j.base, 44);
+	lines = kunit_kzalloc(test, PRAM_JOURNAL_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, lines);
+	memcpy(lines, j.e, PRAM_JOURNAL_SIZE);
+	pram_journal_move_on(j.e);
+	KUNIT_EXPECT_EQ(test, jgen(&j), c->gen + 1);
+	KUNIT_EXPECT_EQ(test, pram_journal_wrapped(h), c->cleared);
+	KUNIT_EXPECT_EQ(test, pram_journal_check_head(h, &why), 0);
+	KUNIT_EXPECT_EQ(test, pram_journal_pending(j.e, &j.g), 0);
+	KUNIT_EXPECT_MEMEQ(test, j.e, lines, 4);	/* the magic */
+	if (c->cleared)
+		KUNIT_EXPECT_NULL(test, memchr_inv(&j.e[1], 0, PRAM_JOURNAL_SIZE -
+							   PRAM_JOURNAL_LINE));
+	else
+		KUNIT_EXPECT_MEMEQ(test, &j.e[1], lines + PRAM_JOURNAL_LINE,
+				   PRAM_JOURNAL_SIZE - PRAM_JOURNAL_LINE);
+}
+
 static struct kunit_case pramfs_journal_cases[] = {
 	KUNIT_CASE_PARAM(undo_test, undo_gen_params),
 	KUNIT_CASE(restore_test),
 	KUNIT_CASE(head_test),
 	KUNIT_CASE(check_undo_test),
+	KUNIT_CASE_PARAM(move_on_test, move_gen_params),
 	{}
 };
 

@@ -182,6 +182,8 @@ static inline u64 pram_block_offset(const struct pram_geometry *g, u32 block)
 typedef void (*pram_journal_undo_fn)(void *arg, u64 offset, const void *old,
 				     u32 len);
 void pram_journal_format(void *area);
+void pram_journal_clear_lines(void *area);
+void pram_journal_move_on(void *area);
 int pram_journal_check_head(const struct pram_journal_head *h,
 			    const char **why);
 void pram_journal_fill(struct pram_journal_entry *e, u32 gen, u32 line,
@@ -193,6 +195,12 @@ int pram_journal_undo(const void *area, const struct pram_geometry *g,
 		      pram_journal_undo_fn fn, void *arg);
 int pram_journal_check_undo(const void *area, const struct pram_geometry *g,
 			    const void *base, u32 sb_off, const char **why);
+
+/* Has j_gen come round to 0, the lines of the last round to be cleared? */
+static inline bool pram_journal_wrapped(const struct pram_journal_head *h)
+{
+	return !h->j_gen;
+}
 
 static inline u64 pram_journal_offset(const struct pram_geometry *g)
 {

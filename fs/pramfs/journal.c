@@ -36,6 +36,42 @@ void pram_journal_format(void *area)
 EXPORT_SYMBOL_IF_KUNIT(pram_journal_format);
 
 /**
+ * pram_journal_clear_lines() - empty every line, the head kept
+ * @area: the journal's first byte
+ *
+ * For when j_gen has come round to 0 (pram_journal_wrapped()): a line
+ * last written 2^32 transactions ago may carry any generation of the new
+ * round, and would pass as an entry of the open transaction once it had
+ * written the lines before it. Cleared, no line does. The caller makes
+ * the lines durable.
+ */
+void pram_journal_clear_lines(void *area)
+{
+	memset((u8 *)area + PRAM_JOURNAL_LINE, 0,
+	       PRAM_JOURNAL_SIZE - PRAM_JOURNAL_LINE);
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_journal_clear_lines);
+
+/**
+ * pram_journal_move_on() - end the open transaction, as undone
+ * @area: the journal, its head valid
+ *
+ * j_gen moves on (one aligned store), and once it comes round to 0 every
+ * line is cleared too. For recovery, after the undo is durable: until
+ * the lines are, a power cut leaves j_gen 0 with nothing pending, and
+ * the next recovery clears them.
+ */
+void pram_journal_move_on(void *area)
+{
+	struct pram_journal_head *h = area;
+
+	WRITE_ONCE(h->j_gen, cpu_to_le32(le32_to_cpu(h->j_gen) + 1));
+	if (pram_journal_wrapped(h))
+		pram_journal_clear_lines(area);
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_journal_move_on);
+
+/**
  * pram_journal_check_head() - validate the journal's head
  * @h: the head
  * @why: on error, the reason

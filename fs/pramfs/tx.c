@@ -111,6 +111,18 @@ static void pram_tx_lines_close(void *w, u32 n)
 		pmem_wmb();
 }
 
+/*
+ * j_gen came round to 0 at this commit: the lines of the last round go,
+ * after the commit, whose undo they held (pram_journal_clear_lines()).
+ */
+static void pram_tx_clear_lines(struct super_block *sb)
+{
+	void *w = pram_tx_lines_open(sb, 0, PRAM_JOURNAL_LINES);
+
+	pram_journal_clear_lines(w);
+	pram_tx_lines_close(w, PRAM_JOURNAL_LINES);
+}
+
 /* Move j_gen on: the entries written are stale, the changes stay. */
 static void pram_tx_commit(struct super_block *sb)
 {
@@ -123,6 +135,8 @@ static void pram_tx_commit(struct super_block *sb)
 	h = pram_tx_lines_open(sb, 0, 1);
 	WRITE_ONCE(h->j_gen, cpu_to_le32(tx->gen + 1));
 	pram_tx_lines_close(h, 1);
+	if (!(tx->gen + 1))
+		pram_tx_clear_lines(sb);
 	if (tx->window) {
 		pram_wp_unmap(sb, tx->window, PRAM_JOURNAL_SIZE);
 		tx->window = NULL;
@@ -461,9 +475,14 @@ int pram_tx_load(struct super_block *sb)
 		pram_tx_show_undone(sb, n);
 	} else if (n) {
 		pram_journal_undo(h, &sbi->geo, pram_tx_restore, sb);
-		w = pram_wp_open(sb, h, sizeof(*h));
-		WRITE_ONCE(w->j_gen, cpu_to_le32(le32_to_cpu(h->j_gen) + 1));
-		pram_wp_close(sb, w, sizeof(*h));
+		w = pram_wp_open(sb, h, PRAM_JOURNAL_SIZE);
+		pram_journal_move_on(w);
+		pram_wp_close(sb, w, PRAM_JOURNAL_SIZE);
+	} else if (!sb_rdonly(sb) && pram_journal_wrapped(h)) {
+		/* A power cut may have stopped the last round's clearing. */
+		w = pram_wp_open(sb, h, PRAM_JOURNAL_SIZE);
+		pram_journal_clear_lines(w);
+		pram_wp_close(sb, w, PRAM_JOURNAL_SIZE);
 	}
 	sbi->tx.gen = le32_to_cpu(h->j_gen);
 	sbi->tx.next = 1;

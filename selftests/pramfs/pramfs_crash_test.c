@@ -1082,4 +1082,96 @@ TEST_F(armed, cut_create_clears_its_slot)
 	}
 }
 
+#define STALE_LINE	100	/* past any create's lines */
+
+/*
+ * The create's tree, unmounted, its journal's j_gen at the last of its
+ * round, and line STALE_LINE as a line of the last round may be: a valid
+ * entry of generation 0, the next round's first; then mounted again.
+ */
+static int round_ending(const struct nvram *fs, const struct crash_op *create)
+{
+	uint8_t *img, *j, *e;
+
+	if (fresh_tree(fs, create) || umount(MNT))
+		return -1;
+	img = nvram_map(fs);
+	if (!img)
+		return -1;
+	j = img + block_off(img, sb_get(img, SB_JOURNAL, 4));
+	le_put(j + 4, 4, UINT32_MAX);
+	e = j + 64 * STALE_LINE;
+	memset(e, 0x5a, 64);
+	le_put(e + 4, 4, 0);
+	le_put(e + 8, 8, 3 * 128);		/* inode 3's record */
+	le_put(e + 16, 2, 44);
+	le_put(e + 18, 2, STALE_LINE);
+	le_put(e, 4, crc32c(~0U, e + 4, 60));
+	munmap(img, fs->size);
+	return do_mount(MNT, 0, "physaddr=%#llx", fs->phys);
+}
+
+/* After the mount that followed: j_gen, and is the stale line cleared? */
+static uint32_t round_state(const struct nvram *fs, bool *cleared)
+{
+	uint8_t *img = nvram_map(fs), *j, zero[64] = { };
+	uint32_t gen;
+
+	if (!img)
+		return 1;
+	j = img + block_off(img, sb_get(img, SB_JOURNAL, 4));
+	gen = le_get(j + 4, 4);
+	*cleared = !memcmp(j + 64 * STALE_LINE, zero, sizeof(zero));
+	munmap(img, fs->size);
+	return gen;
+}
+
+/*
+ * A create that brings j_gen round to 0, cut at each persistence point
+ * (then mounted again read-write), and not cut: no line of the last
+ * round is left, whether the commit, the recovery's undo or the mount
+ * after a cut clearing cleared them; only a cut before anything was
+ * logged leaves j_gen at its round's last, the lines for its commit.
+ */
+TEST_F(armed, a_generation_round_clears_the_journal)
+{
+	const struct crash_op create = { "create", op_create };
+	struct nvram fs = { self->nv.phys, FS_SIZE };
+	int n, fences, rounds = 0;
+	bool cleared;
+	uint32_t gen;
+
+	ASSERT_EQ(0, round_ending(&fs, &create));
+	ASSERT_EQ(0, knob_set("crash_after", INT_MAX));
+	ASSERT_EQ(0, op_create());
+	fences = knob_get("fences");
+	ASSERT_EQ(0, knob_set("crash_after", -1));
+	ASSERT_EQ(0, umount(MNT));
+
+	/* The last: no cut. */
+	for (n = 0; n <= fences + 1; n++) {
+		ASSERT_EQ(0, round_ending(&fs, &create));
+		ASSERT_EQ(0, knob_set("crash_tear", -1));
+		ASSERT_EQ(0, knob_set("crash_after", n > fences ? INT_MAX : n));
+		op_create();
+		umount(MNT);
+		ASSERT_EQ(0, knob_set("crash_after", -1));
+		if (n <= fences) {	/* the recovery */
+			ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", fs.phys));
+			ASSERT_EQ(0, umount(MNT));
+		}
+		gen = round_state(&fs, &cleared);
+		rounds += gen != UINT32_MAX;
+		EXPECT_TRUE(cleared || gen == UINT32_MAX) {
+			TH_LOG("%s %d of %d fences: j_gen %u, line %d kept",
+			       n > fences ? "not cut, after" : "cut after", n,
+			       fences, gen, STALE_LINE);
+		}
+	}
+	EXPECT_LT(1, rounds);
+	EXPECT_EQ(0, run_fsck(&fs)) {
+		system("head -n 12 /tmp/crash-fsck.out >&2");
+	}
+}
+
 TEST_HARNESS_MAIN

@@ -42,6 +42,6 @@ void fsck_journal(struct fsck *f)
 				  "The journal holds an operation a power cut left half done (%d ranges)",
 				  n)) {
 		pram_journal_undo(h, g, restore, &f->img);
-		h->j_gen = cpu_to_le32(le32_to_cpu(h->j_gen) + 1);
+		pram_journal_move_on(h);
 	}
 }

@@ -62,6 +62,7 @@ orphan-dir 4 b
 sb-copy-stale 1 -
 two-breaks 1 -
 journal-undo 1 -
+journal-wrap 1 -
 journal-head 1 -
 hardlink-count 1 -
 link-target 4 f4-link

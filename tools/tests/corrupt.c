@@ -317,6 +317,23 @@ static void c_journal_undo(void)
 	resum(f3);
 }
 
+#define STALE_LINE	100	/* past the undo's lines */
+
+/*
+ * The same cut in the last transaction of a round of j_gen, with line
+ * STALE_LINE as a line of the last round may be: valid, of generation 0.
+ * The undo brings j_gen round to 0, and the lines are to go with it.
+ */
+static void c_journal_wrap(void)
+{
+	struct pram_journal_entry *e = (void *)jhead();
+
+	jhead()->j_gen = cpu_to_le32(U32_MAX);
+	c_journal_undo();
+	pram_journal_fill(&e[STALE_LINE], 0, STALE_LINE,
+			  pram_ino_offset(ino("/a/f2")), img.base, 44);
+}
+
 static void c_journal_head(void)
 {
 	jhead()->j_magic = 0;
@@ -613,6 +630,7 @@ static const struct {
 	{ "errors-flag", c_errors_flag }, { "deleted", c_deleted },
 	{ "orphan-dir", c_orphan_dir },	{ "sb-copy-stale", c_sb_copy_stale },
 	{ "two-breaks", c_two_breaks },	{ "journal-undo", c_journal_undo },
+	{ "journal-wrap", c_journal_wrap },
 	{ "journal-head", c_journal_head }, { "hardlink-count", c_hardlink_count },
 	{ "link-target", c_link_target }, { "link-orphan", c_link_orphan },
 	{ "name-rec-bad", c_name_rec_bad }, { "name-rec-orphan", c_name_rec_orphan },
