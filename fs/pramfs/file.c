@@ -31,10 +31,11 @@
 #define PRAM_RUN	16
 /*
  * Columns a write may make before linking them: those of the pending
- * entries and that of the block being mapped. The pending entries are
- * file blocks in a row, at most PRAM_RESERVE, fewer than a column holds:
- * they lie in at most two columns, and when in two, the next block lies
- * in the second.
+ * entries and of the blocks being mapped. The pending entries are file
+ * blocks in a row, at most PRAM_RESERVE, and a write maps at most
+ * PRAM_RUN blocks past them before they are set (pram_write_run()):
+ * together no more than a column holds, so they lie in at most two
+ * columns.
  */
 #define PRAM_NEW_COLS	2
 
@@ -270,9 +271,9 @@ static void pram_record_row(struct pram_inode *pi, u32 row)
 }
 
 /*
- * Link a new row block now, in a transaction of its own (or the
- * caller's), with @col, a direct file's new column that the row already
- * names: claimed, counted and named by the record.
+ * Link a new row block now, in the caller's transaction (fallocate's),
+ * with @col, a direct file's new column that the row already names:
+ * claimed, counted and named by the record.
  */
 static void pram_link_row(struct inode *inode, u32 row, u32 col)
 {
@@ -302,8 +303,9 @@ static int pram_new_map_block(struct inode *inode, struct pram_reserve *res,
 	struct super_block *sb = inode->i_sb;
 	int err;
 
-	BUILD_BUG_ON(PRAM_MIN_BLOCK_SIZE / sizeof(__le32) < PRAM_RESERVE);
-	if (res && entry && WARN_ON_ONCE(res->new_cols == PRAM_NEW_COLS))
+	BUILD_BUG_ON(PRAM_MIN_BLOCK_SIZE / sizeof(__le32) <
+		     PRAM_RESERVE + PRAM_RUN);
+	if (res && entry && WARN_ON_ONCE(res->new_cols >= PRAM_NEW_COLS))
 		return -EIO;
 	err = pram_take_block(sb, res, block);
 	if (err)
