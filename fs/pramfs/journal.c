@@ -53,19 +53,20 @@ void pram_journal_clear_lines(void *area)
 EXPORT_SYMBOL_IF_KUNIT(pram_journal_clear_lines);
 
 /**
- * pram_journal_move_on() - end the open transaction, as undone
+ * pram_journal_move_on() - end the open transaction of an image, as undone
  * @area: the journal, its head valid
  *
- * j_gen moves on (one aligned store), and once it comes round to 0 every
- * line is cleared too. For recovery, after the undo is durable: until
- * the lines are, a power cut leaves j_gen 0 with nothing pending, and
- * the next recovery clears them.
+ * j_gen moves on, and once it comes round to 0 every line is cleared
+ * too. For fsck.pramfs, which writes the image back as a whole; the
+ * kernel makes j_gen durable before it clears the lines (tx.c), or a
+ * power cut could leave them cleared from line 1 on and j_gen as it
+ * was, with the lines of the transaction undone still valid after.
  */
 void pram_journal_move_on(void *area)
 {
 	struct pram_journal_head *h = area;
 
-	WRITE_ONCE(h->j_gen, cpu_to_le32(le32_to_cpu(h->j_gen) + 1));
+	h->j_gen = cpu_to_le32(le32_to_cpu(h->j_gen) + 1);
 	if (pram_journal_wrapped(h))
 		pram_journal_clear_lines(area);
 }

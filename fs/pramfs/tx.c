@@ -112,15 +112,21 @@ static void pram_tx_lines_close(void *w, u32 n)
 }
 
 /*
- * j_gen came round to 0 at this commit: the lines of the last round go,
- * after the commit, whose undo they held (pram_journal_clear_lines()).
+ * Once j_gen has come round to 0, the last round's lines go, durably
+ * (pram_journal_clear_lines()): after the commit or the undo that
+ * brought it there is durable, whose undo they held; or at a mount
+ * read-write after a power cut stopped that.
  */
-static void pram_tx_clear_lines(struct super_block *sb)
+static void pram_tx_clear_round(struct super_block *sb)
 {
-	void *w = pram_tx_lines_open(sb, 0, PRAM_JOURNAL_LINES);
+	struct pram_journal_head *h = pram_journal_head(sb);
+	void *w;
 
+	if (!pram_journal_wrapped(h))
+		return;
+	w = pram_wp_open(sb, h, PRAM_JOURNAL_SIZE);
 	pram_journal_clear_lines(w);
-	pram_tx_lines_close(w, PRAM_JOURNAL_LINES);
+	pram_wp_close(sb, w, PRAM_JOURNAL_SIZE);
 }
 
 /* Move j_gen on: the entries written are stale, the changes stay. */
@@ -135,12 +141,12 @@ static void pram_tx_commit(struct super_block *sb)
 	h = pram_tx_lines_open(sb, 0, 1);
 	WRITE_ONCE(h->j_gen, cpu_to_le32(tx->gen + 1));
 	pram_tx_lines_close(h, 1);
-	if (!(tx->gen + 1))
-		pram_tx_clear_lines(sb);
 	if (tx->window) {
 		pram_wp_unmap(sb, tx->window, PRAM_JOURNAL_SIZE);
 		tx->window = NULL;
 	}
+	if (tx->gen == U32_MAX)
+		pram_tx_clear_round(sb);
 	tx->gen++;
 	tx->next = 1;
 	tx->nlogged = 0;
@@ -475,15 +481,12 @@ int pram_tx_load(struct super_block *sb)
 		pram_tx_show_undone(sb, n);
 	} else if (n) {
 		pram_journal_undo(h, &sbi->geo, pram_tx_restore, sb);
-		w = pram_wp_open(sb, h, PRAM_JOURNAL_SIZE);
-		pram_journal_move_on(w);
-		pram_wp_close(sb, w, PRAM_JOURNAL_SIZE);
-	} else if (!sb_rdonly(sb) && pram_journal_wrapped(h)) {
-		/* A power cut may have stopped the last round's clearing. */
-		w = pram_wp_open(sb, h, PRAM_JOURNAL_SIZE);
-		pram_journal_clear_lines(w);
-		pram_wp_close(sb, w, PRAM_JOURNAL_SIZE);
+		w = pram_wp_open(sb, h, sizeof(*h));
+		WRITE_ONCE(w->j_gen, cpu_to_le32(le32_to_cpu(h->j_gen) + 1));
+		pram_wp_close(sb, w, sizeof(*h));
 	}
+	if (!sb_rdonly(sb))
+		pram_tx_clear_round(sb);
 	sbi->tx.gen = le32_to_cpu(h->j_gen);
 	sbi->tx.next = 1;
 	sbi->tx.nlogged = 0;
@@ -513,6 +516,8 @@ void pram_tx_enable(struct super_block *sb, bool rw)
 	struct pram_sb_info *sbi = PRAM_SB(sb);
 
 	sbi->tx.enabled = rw && sbi->geo.journal_blocks;
+	if (sbi->tx.enabled)
+		pram_tx_clear_round(sb);
 }
 
 /**

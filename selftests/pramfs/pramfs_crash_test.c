@@ -1083,6 +1083,7 @@ TEST_F(armed, cut_create_clears_its_slot)
 }
 
 #define STALE_LINE	100	/* past any create's lines */
+#define LINES		256
 
 /*
  * The create's tree, unmounted, its journal's j_gen at the last of its
@@ -1111,64 +1112,194 @@ static int round_ending(const struct nvram *fs, const struct crash_op *create)
 	return do_mount(MNT, 0, "physaddr=%#llx", fs->phys);
 }
 
-/* After the mount that followed: j_gen, and is the stale line cleared? */
-static uint32_t round_state(const struct nvram *fs, bool *cleared)
+/* The journal of an unmounted filesystem, once recovered. */
+struct round_state {
+	uint32_t	gen;
+	bool		cleared;	/* line STALE_LINE */
+	int		open;		/* valid lines of generation gen */
+	int		pending;	/* of them, those from line 1 on */
+};
+
+static struct round_state round_state(const struct nvram *fs)
 {
-	uint8_t *img = nvram_map(fs), *j, zero[64] = { };
-	uint32_t gen;
+	struct round_state r = { .gen = 1, .open = -1 };
+	uint8_t *img = nvram_map(fs), *j, *e, zero[64] = { };
+	bool valid;
+	int line;
 
 	if (!img)
-		return 1;
+		return r;
 	j = img + block_off(img, sb_get(img, SB_JOURNAL, 4));
-	gen = le_get(j + 4, 4);
-	*cleared = !memcmp(j + 64 * STALE_LINE, zero, sizeof(zero));
+	r.gen = le_get(j + 4, 4);
+	r.cleared = !memcmp(j + 64 * STALE_LINE, zero, sizeof(zero));
+	for (r.open = 0, line = 1; line < LINES; line++) {
+		e = j + 64 * line;
+		valid = le_get(e, 4) == crc32c(~0U, e + 4, 60) &&
+			le_get(e + 4, 4) == r.gen && le_get(e + 18, 2) == line;
+		r.open += valid;
+		r.pending += valid && r.pending == line - 1;
+	}
 	munmap(img, fs->size);
-	return gen;
+	return r;
 }
 
 /*
- * A create that brings j_gen round to 0, cut at each persistence point
- * (then mounted again read-write), and not cut: no line of the last
- * round is left, whether the commit, the recovery's undo or the mount
- * after a cut clearing cleared them; only a cut before anything was
- * logged leaves j_gen at its round's last, the lines for its commit.
+ * Nothing to undo, no line of the open generation anywhere (one would
+ * pass as the next transaction's), and line STALE_LINE gone unless j_gen
+ * is still at its round's last: the lines are cleared for its commit.
+ */
+static bool round_right(const struct round_state *r)
+{
+	return !r->open && (r->cleared || r->gen == UINT32_MAX);
+}
+
+/* The round's last create cut after @n fences (INT_MAX: not cut). */
+static int round_cut(const struct nvram *fs, const struct crash_op *create,
+		     int n)
+{
+	int err = round_ending(fs, create) || knob_set("crash_tear", -1) ||
+		  knob_set("crash_after", n);
+
+	if (!err)
+		create->run();
+	umount(MNT);
+	return knob_set("crash_after", -1) || err ? -1 : 0;
+}
+
+/* A mount read-write and its unmount, cut after @n fences as @tear says. */
+static int mount_cut(const struct nvram *fs, int n, int tear)
+{
+	int err = knob_set("crash_tear", tear) || knob_set("crash_after", n) ||
+		  do_mount(MNT, 0, "physaddr=%#llx", fs->phys) || umount(MNT);
+
+	return knob_set("crash_after", -1) || err ? -1 : 0;
+}
+
+/*
+ * The recovery after a cut: a read-only mount remounted read-write, when
+ * the journal holds nothing to undo (a remount cannot undo); else, or
+ * for @rw, a read-write mount. 1 if the remount did it, 0, or -1.
+ */
+static int round_recover(const struct nvram *fs, bool rw)
+{
+	int remounted;
+
+	if (!rw) {
+		if (do_mount(MNT, MS_RDONLY, "physaddr=%#llx", fs->phys))
+			return -1;
+		remounted = !do_mount(MNT, MS_REMOUNT, "");
+		if (umount(MNT))
+			return -1;
+		if (remounted)
+			return 1;
+	}
+	return mount_cut(fs, INT_MAX, -1);
+}
+
+/* The fences of @create at the round's last, counted. */
+static int round_fences(const struct nvram *fs, const struct crash_op *create)
+{
+	int fences;
+
+	if (round_ending(fs, create) || knob_set("crash_after", INT_MAX) ||
+	    create->run())
+		return -1;
+	fences = knob_get("fences");
+	knob_set("crash_after", -1);
+	return umount(MNT) ? -1 : fences;
+}
+
+/*
+ * A create that brings j_gen round to 0, cut at each persistence point,
+ * and not cut: the commit, the recovery's undo, or the mount or the
+ * remount read-write after a cut clearing, leaves the journal right
+ * (round_right()). Each cut is recovered by a read-write mount, and
+ * again by a read-only mount remounted read-write where it can be.
  */
 TEST_F(armed, a_generation_round_clears_the_journal)
 {
 	const struct crash_op create = { "create", op_create };
 	struct nvram fs = { self->nv.phys, FS_SIZE };
-	int n, fences, rounds = 0;
-	bool cleared;
-	uint32_t gen;
+	int n, fences = round_fences(&fs, &create), rounds = 0, remounts = 0;
+	int rw, how;
+	struct round_state r;
 
-	ASSERT_EQ(0, round_ending(&fs, &create));
-	ASSERT_EQ(0, knob_set("crash_after", INT_MAX));
-	ASSERT_EQ(0, op_create());
-	fences = knob_get("fences");
-	ASSERT_EQ(0, knob_set("crash_after", -1));
-	ASSERT_EQ(0, umount(MNT));
-
-	/* The last: no cut. */
+	ASSERT_LT(0, fences);
+	/* The last: no cut, and no mount after it. */
 	for (n = 0; n <= fences + 1; n++) {
-		ASSERT_EQ(0, round_ending(&fs, &create));
-		ASSERT_EQ(0, knob_set("crash_tear", -1));
-		ASSERT_EQ(0, knob_set("crash_after", n > fences ? INT_MAX : n));
-		op_create();
-		umount(MNT);
-		ASSERT_EQ(0, knob_set("crash_after", -1));
-		if (n <= fences) {	/* the recovery */
-			ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", fs.phys));
-			ASSERT_EQ(0, umount(MNT));
-		}
-		gen = round_state(&fs, &cleared);
-		rounds += gen != UINT32_MAX;
-		EXPECT_TRUE(cleared || gen == UINT32_MAX) {
-			TH_LOG("%s %d of %d fences: j_gen %u, line %d kept",
-			       n > fences ? "not cut, after" : "cut after", n,
-			       fences, gen, STALE_LINE);
+		for (rw = 1; rw >= (n <= fences ? 0 : 1); rw--) {
+			ASSERT_EQ(0, round_cut(&fs, &create,
+					       n > fences ? INT_MAX : n));
+			how = n <= fences ? round_recover(&fs, rw) : 0;
+			ASSERT_LE(0, how);
+			remounts += how;
+			r = round_state(&fs);
+			rounds += r.gen != UINT32_MAX;
+			EXPECT_TRUE(round_right(&r)) {
+				TH_LOG("%s %d of %d fences, %s: j_gen %u, %d open lines, line %d %s",
+				       n > fences ? "not cut, after" : "cut after",
+				       n, fences, how ? "remounted" : "mounted",
+				       r.gen, r.open, STALE_LINE,
+				       r.cleared ? "cleared" : "kept");
+			}
 		}
 	}
 	EXPECT_LT(1, rounds);
+	EXPECT_LT(0, remounts);
+	EXPECT_EQ(0, run_fsck(&fs)) {
+		system("head -n 12 /tmp/crash-fsck.out >&2");
+	}
+}
+
+/*
+ * The same create cut just before its commit, and the recovery that
+ * undoes it (bringing j_gen round to 0) cut in turn at each of its
+ * persistence points, its window torn in the first ways and the last.
+ * The cut leaves no line of the open generation past those an undo
+ * would take (were j_gen moved on in the window that clears the lines,
+ * a cut keeping only a cleared line 1 would leave the undone lines valid
+ * after it), but at j_gen 0, whose lines the next mount clears; and the
+ * mount after it leaves the journal right.
+ */
+TEST_F_TIMEOUT(armed, a_cut_recovery_of_the_round, 600)
+{
+	static const int tears[] = { -1, 0, 1, 2, 3, 2 * LINES - 1 };
+	const struct crash_op create = { "create", op_create };
+	struct nvram fs = { self->nv.phys, FS_SIZE };
+	int n, k, rfences, fences = round_fences(&fs, &create);
+	unsigned long long mark;
+	struct round_state r;
+
+	ASSERT_LT(2, fences);
+	/* The recovery's fences, and that it undoes something. */
+	ASSERT_EQ(0, round_cut(&fs, &create, fences - 2));
+	mark = klog_mark();
+	ASSERT_EQ(0, knob_set("crash_after", INT_MAX));
+	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", fs.phys));
+	rfences = knob_get("fences");
+	ASSERT_EQ(0, umount(MNT));
+	ASSERT_EQ(0, knob_set("crash_after", -1));
+	ASSERT_EQ(1, klog_since(mark, "recovered 1 operations"));
+
+	for (n = 0; n <= rfences; n++) {
+		for (k = 0; k < (int)ARRAY_SIZE(tears); k++) {
+			ASSERT_EQ(0, round_cut(&fs, &create, fences - 2));
+			ASSERT_EQ(0, mount_cut(&fs, n, tears[k]));
+			r = round_state(&fs);
+			EXPECT_TRUE(r.open == r.pending || !r.gen) {
+				TH_LOG("recovery cut after %d of %d fences, tear %d: j_gen %u, %d lines to undo, %d more of its generation",
+				       n, rfences, tears[k], r.gen, r.pending,
+				       r.open - r.pending);
+			}
+			ASSERT_EQ(0, mount_cut(&fs, INT_MAX, -1));
+			r = round_state(&fs);
+			EXPECT_TRUE(round_right(&r)) {
+				TH_LOG("recovery cut after %d of %d fences, tear %d: j_gen %u, %d open lines, line %d %s",
+				       n, rfences, tears[k], r.gen, r.open,
+				       STALE_LINE, r.cleared ? "cleared" : "kept");
+			}
+		}
+	}
 	EXPECT_EQ(0, run_fsck(&fs)) {
 		system("head -n 12 /tmp/crash-fsck.out >&2");
 	}

@@ -35,6 +35,7 @@ enum problem {
 	PR_SB_REBUILD,		/* neither valid: rebuild from size, bs, inodes */
 	PR_JOURNAL_HEAD,	/* the journal's head is bad */
 	PR_JOURNAL_UNDO,	/* an operation a power cut left half done */
+	PR_JOURNAL_ROUND,	/* j_gen at 0, the last round's lines left */
 	PR_FREE_DIRTY,		/* a free slot that is not all zeros */
 	PR_FEATURE,		/* records use a feature the superblock lacks */
 	PR_INODE_BAD,		/* an inode that fails its checks */

@@ -5,7 +5,8 @@
  * pram_journal_undo(), exactly as a read-write mount would, so that the
  * passes after it check what the filesystem is once recovered; a journal
  * the kernel would ignore (a bad head, an undo that would leave the
- * superblock invalid) is made empty, as a read-write mount does.
+ * superblock invalid) is made empty, as a read-write mount does; and the
+ * lines left when j_gen came round to 0 are cleared, as it does too.
  */
 #include "fsck.h"
 
@@ -43,5 +44,10 @@ void fsck_journal(struct fsck *f)
 				  n)) {
 		pram_journal_undo(h, g, restore, &f->img);
 		pram_journal_move_on(h);
+	} else if (!n && pram_journal_wrapped(h) &&
+		   memchr_inv((u8 *)h + PRAM_JOURNAL_LINE, 0,
+			      PRAM_JOURNAL_SIZE - PRAM_JOURNAL_LINE) &&
+		   fsck_problem(f, PR_JOURNAL_ROUND, "The journal's generation came round to 0, but its lines were not cleared")) {
+		pram_journal_clear_lines(h);
 	}
 }

@@ -23,6 +23,7 @@ static const struct {
 	[PR_SB_REBUILD]		= { "Rebuild the superblocks", 0 },
 	[PR_JOURNAL_HEAD]	= { "Make the journal empty", PREEN },
 	[PR_JOURNAL_UNDO]	= { "Undo it", PREEN },
+	[PR_JOURNAL_ROUND]	= { "Clear them", PREEN },
 	[PR_FREE_DIRTY]		= { "Clear it", PREEN },
 	[PR_FEATURE]		= { "Set the feature", 0 },
 	[PR_INODE_BAD]		= { "Clear it", 0 },

@@ -65,7 +65,6 @@ static inline void le64_add_cpu(__le64 *v, u64 n)
 
 #define EXPORT_SYMBOL_IF_KUNIT(sym)
 #define READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
-#define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
 #define smp_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 #define __noreturn	__attribute__((noreturn))

@@ -334,6 +334,19 @@ static void c_journal_wrap(void)
 			  pram_ino_offset(ino("/a/f2")), img.base, 44);
 }
 
+/*
+ * j_gen come round to 0 by a commit, the power cut before its lines were
+ * cleared: line STALE_LINE is still one of the last round's.
+ */
+static void c_journal_round(void)
+{
+	struct pram_journal_entry *e = (void *)jhead();
+
+	jhead()->j_gen = 0;
+	pram_journal_fill(&e[STALE_LINE], 7, STALE_LINE,
+			  pram_ino_offset(ino("/a/f2")), img.base, 44);
+}
+
 static void c_journal_head(void)
 {
 	jhead()->j_magic = 0;
@@ -631,6 +644,7 @@ static const struct {
 	{ "orphan-dir", c_orphan_dir },	{ "sb-copy-stale", c_sb_copy_stale },
 	{ "two-breaks", c_two_breaks },	{ "journal-undo", c_journal_undo },
 	{ "journal-wrap", c_journal_wrap },
+	{ "journal-round", c_journal_round },
 	{ "journal-head", c_journal_head }, { "hardlink-count", c_hardlink_count },
 	{ "link-target", c_link_target }, { "link-orphan", c_link_orphan },
 	{ "name-rec-bad", c_name_rec_bad }, { "name-rec-orphan", c_name_rec_orphan },

@@ -162,8 +162,9 @@ journal_lines_clear() {
 check_moved() {
 	local right
 	case $1 in
-	# Undone at the last generation of a round: j_gen is 0, no line is left.
-	journal-wrap) journal_lines_clear "$work/$1.img" ;;
+	# Undone at the last generation of a round, or found at 0 with a line
+	# of the last round: no line is left.
+	journal-wrap | journal-round) journal_lines_clear "$work/$1.img" ;;
 	orphan) cmp -s "$tree/a/f5" "$work/x/lost+found/f5" ;;
 	orphan-dir) diff -r "$tree/b" "$work/x/lost+found/b" >/dev/null ;;
 	deleted) [ ! -e "$work/x/lost+found/f5" ] && [ ! -e "$work/x/a/f5" ] ;;
