@@ -241,6 +241,67 @@ static bool ours(pid_t pid)
 
 #define MAX_PIDS	(256 + EXTRA_WRITERS + 1)
 
+/*
+ * Set, in memory every process of this run shares, while pramfs may be
+ * loaded with other slots than the default or mounted by a test.
+ */
+static bool *changed;
+
+static void __attribute__((constructor)) share_changed(void)
+{
+	changed = mmap(NULL, sizeof(*changed), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (changed == MAP_FAILED)
+		changed = NULL;
+}
+
+/*
+ * The filesystem unmounted and the default slots again, for the tests
+ * after these, once the processes a test left are killed.
+ */
+static void restore_default_slots(void)
+{
+	int i, err = 0;
+
+	/* Busy while the killed processes still hold their files. */
+	for (i = 0; i < 300 && umount(MNT) && errno == EBUSY; i++)
+		usleep(100 * 1000);
+	for (i = 0; i < 300; i++) {
+		err = reload_pramfs("");
+		if (err != EBUSY && err != EAGAIN)
+			break;
+		usleep(100 * 1000);
+	}
+	if (err)
+		fprintf(stderr, "# pramfs not loaded again: %s\n", strerror(err));
+	else if (changed)
+		*changed = false;
+}
+
+/*
+ * A test that times out is killed with its process group, the teardown's
+ * process too: the next setup restores, and the harness's own process
+ * when it exits.
+ */
+static void restore_if_changed(void)
+{
+	if (changed && *changed)
+		restore_default_slots();
+}
+
+static pid_t harness;
+
+static void __attribute__((constructor)) remember_the_harness(void)
+{
+	harness = getpid();
+}
+
+static void __attribute__((destructor)) restore_after_a_kill(void)
+{
+	if (getpid() == harness)
+		restore_if_changed();
+}
+
 /* Shared with the teardown, which kills what a failed test left. */
 FIXTURE(uffd) {
 	struct nvram nv;
@@ -264,6 +325,9 @@ FIXTURE_SETUP(uffd)
 	close(fd);
 	if (access(PRAMFS_KO, R_OK))
 		SKIP(return, "pramfs is not a module at %s", PRAMFS_KO);
+	restore_if_changed();
+	ASSERT_NE(NULL, changed);
+	*changed = true;
 	ASSERT_EQ(0, reload_pramfs("wp_slots=" SLOTS)) {
 		TH_LOG("cannot load pramfs with wp_slots=%s: %s", SLOTS,
 		       strerror(errno));
@@ -277,33 +341,10 @@ FIXTURE_SETUP(uffd)
 		       self->nv.phys, 2 * self->writers + CREATES);
 	slots = read_number(WP_SLOTS_PARAM);
 	/* No teardown after a failed setup: the default slots again now. */
-	if (err || slots != atoi(SLOTS)) {
-		umount(MNT);
-		reload_pramfs("");
-	}
+	if (err || slots != atoi(SLOTS))
+		restore_default_slots();
 	ASSERT_EQ(0, err);
 	ASSERT_EQ(atoi(SLOTS), slots);
-}
-
-/*
- * The filesystem unmounted and the default slots again, for the tests
- * after these, once the processes a test left are killed.
- */
-static void restore_default_slots(void)
-{
-	int i, err = 0;
-
-	/* Busy while the killed processes still hold their files. */
-	for (i = 0; i < 300 && umount(MNT) && errno == EBUSY; i++)
-		usleep(100 * 1000);
-	for (i = 0; i < 300; i++) {
-		err = reload_pramfs("");
-		if (err != EBUSY && err != EAGAIN)
-			break;
-		usleep(100 * 1000);
-	}
-	if (err)
-		fprintf(stderr, "# pramfs not loaded again: %s\n", strerror(err));
 }
 
 /* What a failed test left is killed first. */
@@ -315,28 +356,6 @@ FIXTURE_TEARDOWN_PARENT(uffd)
 		if (self->pids[i] > 0 && ours(self->pids[i]))
 			kill(self->pids[i], SIGKILL);
 	restore_default_slots();
-}
-
-/*
- * A test that times out is killed with its process group, the teardown's
- * process too: the harness's own process restores when it exits.
- */
-static pid_t harness;
-
-static void __attribute__((constructor)) remember_the_harness(void)
-{
-	harness = getpid();
-}
-
-static void __attribute__((destructor)) restore_after_a_kill(void)
-{
-	char line[256];
-
-	/* Killed in its teardown, between unloading and loading: no slots. */
-	if (getpid() == harness && !access(PRAMFS_KO, R_OK) &&
-	    (!mount_line(MNT, line, sizeof(line)) ||
-	     read_number(WP_SLOTS_PARAM) != DEFAULT_SLOTS))
-		restore_default_slots();
 }
 
 TEST_F_TIMEOUT(uffd, unserved_faults_hold_no_window, 300)
@@ -464,8 +483,8 @@ TEST_F_TIMEOUT(uffd, slot_counts_are_checked_and_few_serve, 120)
 static int test_group(pid_t parent, pid_t *test)
 {
 	DIR *d = opendir("/proc");
+	char path[300], stat[512], *end;
 	int pid, ppid, pgrp, members = 0;
-	char path[300];
 	struct dirent *e;
 	FILE *f;
 
@@ -474,7 +493,10 @@ static int test_group(pid_t parent, pid_t *test)
 		f = fopen(path, "r");
 		if (!f)
 			continue;
-		if (fscanf(f, "%d %*s %*c %d %d", &pid, &ppid, &pgrp) == 3) {
+		/* After the name in parentheses, which may hold anything. */
+		end = fgets(stat, sizeof(stat), f) ? strrchr(stat, ')') : NULL;
+		if (end && sscanf(end + 1, " %*c %d %d", &ppid, &pgrp) == 2) {
+			pid = atoi(e->d_name);
 			if (!*test && ppid == parent && pgrp == pid)
 				*test = pid;
 			members += *test && pgrp == *test;
@@ -486,8 +508,8 @@ static int test_group(pid_t parent, pid_t *test)
 	return members;
 }
 
-/* This program again, running only @test, its output in @out. */
-static pid_t run_alone(const char *test, const char *out)
+/* This program again, with the harness's option @opt @arg, its output in @out. */
+static pid_t run_again(const char *opt, const char *arg, const char *out)
 {
 	pid_t pid = fork();
 	int fd;
@@ -497,8 +519,23 @@ static pid_t run_alone(const char *test, const char *out)
 	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
 		_exit(127);
-	execl("/proc/self/exe", "pramfs_uffd_test", "-t", test, (char *)NULL);
+	execl("/proc/self/exe", "pramfs_uffd_test", opt, arg, (char *)NULL);
 	_exit(127);
+}
+
+/* Is @line a line of the file @path? */
+static bool has_line(const char *path, const char *line)
+{
+	FILE *f = fopen(path, "r");
+	char buf[512];
+	bool found = false;
+
+	while (f && !found && fgets(buf, sizeof(buf), f))
+		found = !strncmp(buf, line, strlen(line)) &&
+			buf[strlen(line)] == '\n';
+	if (f)
+		fclose(f);
+	return found;
 }
 
 FIXTURE(killed) {
@@ -512,6 +549,7 @@ FIXTURE_SETUP(killed)
 
 	if (why)
 		SKIP(return, "%s", why);
+	restore_if_changed();
 	if (access(PRAMFS_KO, R_OK) || access(WP_SLOTS_PARAM, R_OK))
 		SKIP(return, "no pramfs module with write protection");
 }
@@ -526,34 +564,72 @@ FIXTURE_TEARDOWN_PARENT(killed)
 }
 
 /*
- * A test the harness times out is killed with its process group, here
- * while its writers run: the harness, as it exits, unmounts and loads
- * pramfs again with the default slots.
+ * This program again with @opt @arg (its pid in @harness, its test's in
+ * @test, 0 once reaped), its first test (the stalled writes) killed with
+ * its process group while its writers wait in their faults, holding
+ * their files, as the harness kills a test that times out: how it
+ * exits, or -1.
  */
-TEST_F_TIMEOUT(killed, a_timed_out_test_leaves_the_defaults, 180)
+static int kill_first_test(pid_t *harness, pid_t *test, const char *opt,
+			   const char *arg, const char *out)
 {
-	const char *out = "/tmp/pramfs-uffd-killed.out";
-	char line[256];
-	int i, status, members = 0, writers = atoi(SLOTS) + EXTRA_WRITERS;
+	/*
+	 * The test's process, its body (a fork of it) and some writers:
+	 * they are all forked, and their faults served, soon after.
+	 */
+	int status, members = 0, all = EXTRA_WRITERS + 2;
+	time_t end = time(NULL) + 60;
 
-	self->harness = run_alone("unserved_faults_hold_no_window", out);
-	ASSERT_LT(0, self->harness);
-	/* Killed once every writer is forked, the faults soon served. */
-	for (i = 0; i < 1200 && members < writers; i++) {
+	*harness = run_again(opt, arg, out);
+	if (*harness < 0)
+		return -1;
+	while (members < all && time(NULL) < end) {
 		usleep(50 * 1000);
-		members = test_group(self->harness, &self->test);
+		members = test_group(*harness, test);
 	}
-	ASSERT_LE(writers, members);
-	ASSERT_EQ(0, kill(-self->test, SIGKILL));
-	status = wait_for(self->harness, 120);
+	if (members < all || kill(-*test, SIGKILL))
+		return -1;
+	status = wait_for(*harness, 60);
 	if (status >= 0)
-		self->harness = 0;	/* reaped */
-	EXPECT_EQ(KSFT_FAIL, status) {
+		*harness = *test = 0;	/* reaped, its group gone */
+	return status;
+}
+
+/* Nothing mounted, pramfs loaded with the default slots. */
+static bool defaults(void)
+{
+	char line[256];
+
+	return mount_line(MNT, line, sizeof(line)) &&
+	       read_number(WP_SLOTS_PARAM) == DEFAULT_SLOTS;
+}
+
+/*
+ * A test the harness times out is killed with its process group: the
+ * harness, as it exits, unmounts and loads pramfs again with the default
+ * slots; and when another test follows, its setup does so first (and it
+ * passes).
+ */
+TEST_F_TIMEOUT(killed, a_timed_out_test_leaves_the_defaults, 300)
+{
+	const char *alone = "/tmp/pramfs-uffd-alone.out";
+	const char *all = "/tmp/pramfs-uffd-all.out";
+
+	EXPECT_EQ(KSFT_FAIL, kill_first_test(&self->harness, &self->test, "-t",
+					     "unserved_faults_hold_no_window",
+					     alone)) {
 		TH_LOG("the harness did not report the killed test: see %s",
-		       out);
+		       alone);
 	}
-	EXPECT_NE(0, mount_line(MNT, line, sizeof(line)));
-	EXPECT_EQ(DEFAULT_SLOTS, read_number(WP_SLOTS_PARAM));
+	EXPECT_TRUE(defaults());
+	EXPECT_EQ(KSFT_FAIL, kill_first_test(&self->harness, &self->test,
+					     "-f", "uffd", all)) {
+		TH_LOG("the harness did not report the killed test: see %s", all);
+	}
+	EXPECT_TRUE(has_line(all, "ok 2 uffd.slot_counts_are_checked_and_few_serve")) {
+		TH_LOG("the test after the killed one failed: see %s", all);
+	}
+	EXPECT_TRUE(defaults());
 }
 
 TEST_HARNESS_MAIN
