@@ -57,10 +57,11 @@ EXPORT_SYMBOL_IF_KUNIT(pram_journal_clear_lines);
  * @area: the journal, its head valid
  *
  * j_gen moves on, and once it comes round to 0 every line is cleared
- * too. For fsck.pramfs, which writes the image back as a whole; the
- * kernel makes j_gen durable before it clears the lines (tx.c), or a
- * power cut could leave them cleared from line 1 on and j_gen as it
- * was, with the lines of the transaction undone still valid after.
+ * too, after it. For fsck.pramfs, on an image or the NVRAM, whose
+ * stores are not cut. The kernel makes j_gen durable before it clears
+ * the lines (tx.c), or a power cut could leave them cleared from line 1
+ * on and j_gen as it was, with the lines of the transaction undone
+ * still valid after.
  */
 void pram_journal_move_on(void *area)
 {

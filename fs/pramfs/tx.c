@@ -441,6 +441,38 @@ static void pram_tx_show_undone(struct super_block *sb, int n)
 		  n);
 }
 
+/* A journal not to be trusted (@why), logged and made empty. */
+static void pram_tx_empty(struct super_block *sb, const char *why)
+{
+	struct pram_journal_head *h = pram_journal_head(sb), *w;
+
+	pram_err(sb, "journal: %s", why);
+	w = pram_wp_open(sb, h, PRAM_JOURNAL_SIZE);
+	pram_journal_format(w);
+	pram_wp_close(sb, w, PRAM_JOURNAL_SIZE);
+	pram_warn(sb, "journal: made empty again");
+}
+
+/*
+ * Logging from now on, read-write, once nothing is left to undo: a bad
+ * head (which a read-only mount leaves as it found it) made empty, a
+ * round's lines cleared, the generation read.
+ */
+static void pram_tx_start(struct super_block *sb)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+	struct pram_journal_head *h = pram_journal_head(sb);
+	const char *why;
+
+	if (pram_journal_check_head(h, &why))
+		pram_tx_empty(sb, why);
+	pram_tx_clear_round(sb);
+	sbi->tx.gen = le32_to_cpu(h->j_gen);
+	sbi->tx.next = 1;
+	sbi->tx.nlogged = 0;
+	sbi->tx.enabled = true;
+}
+
 /**
  * pram_tx_load() - the journal at mount; undo what a power cut left
  * @sb: the superblock; the counts are not loaded yet
@@ -468,13 +500,11 @@ int pram_tx_load(struct super_block *sb)
 	if (pram_journal_check_head(h, &why) ||
 	    pram_journal_check_undo(h, &sbi->geo, sbi->virt_addr,
 				    (void *)sbi->super - sbi->virt_addr, &why)) {
-		pram_err(sb, "journal: %s", why);
-		if (sb_rdonly(sb))
+		if (sb_rdonly(sb)) {
+			pram_err(sb, "journal: %s", why);
 			return 0;
-		w = pram_wp_open(sb, h, PRAM_JOURNAL_SIZE);
-		pram_journal_format(w);
-		pram_wp_close(sb, w, PRAM_JOURNAL_SIZE);
-		pram_warn(sb, "journal: made empty again");
+		}
+		pram_tx_empty(sb, why);
 	}
 	n = pram_journal_pending(h, &sbi->geo);
 	if (n && sb_rdonly(sb)) {
@@ -486,11 +516,7 @@ int pram_tx_load(struct super_block *sb)
 		pram_wp_close(sb, w, sizeof(*h));
 	}
 	if (!sb_rdonly(sb))
-		pram_tx_clear_round(sb);
-	sbi->tx.gen = le32_to_cpu(h->j_gen);
-	sbi->tx.next = 1;
-	sbi->tx.nlogged = 0;
-	sbi->tx.enabled = !sb_rdonly(sb);
+		pram_tx_start(sb);
 	return n;
 }
 
@@ -515,9 +541,10 @@ void pram_tx_enable(struct super_block *sb, bool rw)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
 
-	sbi->tx.enabled = rw && sbi->geo.journal_blocks;
-	if (sbi->tx.enabled)
-		pram_tx_clear_round(sb);
+	if (rw && sbi->geo.journal_blocks)
+		pram_tx_start(sb);
+	else
+		sbi->tx.enabled = false;
 }
 
 /**

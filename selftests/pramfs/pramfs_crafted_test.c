@@ -801,6 +801,39 @@ TEST_F(crafted, journal_over_both_superblocks_is_ignored)
 	EXPECT_EQ(TREE_ENTRIES, walk_all(MNT));
 }
 
+/*
+ * A bad journal head, which a read-only mount leaves as it found it: the
+ * remount read-write makes the journal empty, as a read-write mount
+ * does, before any transaction would write over the head.
+ */
+TEST_F(crafted, bad_journal_head_made_empty_at_remount)
+{
+	unsigned long long mark;
+	uint8_t *img, *j;
+
+	make_tree(_metadata);
+	img = unmount_and_map(_metadata, &self->nv);
+	j = img + block_off(img, sb_get(img, SB_JOURNAL, 4));
+	le_put(j, 4, 0x5a5a5a5a);		/* j_magic */
+	munmap(img, self->nv.size);
+	ASSERT_EQ(0, mount_again(&self->nv, MS_RDONLY, ""));
+	mark = klog_mark();
+	ASSERT_EQ(0, mount_again(&self->nv, MS_REMOUNT, ""));
+	EXPECT_EQ(1, klog_since(mark, "journal: made empty again"));
+	ASSERT_EQ(0, put("new", "x"));
+	ASSERT_EQ(0, umount(MNT));
+	img = nvram_map(&self->nv);
+	ASSERT_NE(NULL, img);
+	j = img + block_off(img, sb_get(img, SB_JOURNAL, 4));
+	EXPECT_EQ(0x4A524D50, le_get(j, 4));	/* "PMRJ" */
+	munmap(img, self->nv.size);
+	EXPECT_EQ(0, fsck_exit(&self->nv, "/tmp/pramfs-fsck.out")) {
+		system("head -n 12 /tmp/pramfs-fsck.out >&2");
+	}
+	ASSERT_EQ(0, mount_again(&self->nv, 0, ""));
+	EXPECT_EQ(TREE_ENTRIES + 1, walk_all(MNT));
+}
+
 /* ---- the mapped range is the NVRAM ---- */
 
 TEST_F(crafted, size_past_the_nvram_is_refused)

@@ -1222,7 +1222,7 @@ TEST_F(armed, a_generation_round_clears_the_journal)
 	struct nvram fs = { self->nv.phys, FS_SIZE };
 	int n, fences = round_fences(&fs, &create), rounds = 0, remounts = 0;
 	int rw, how;
-	struct round_state r;
+	struct round_state cut, r;
 
 	ASSERT_LT(0, fences);
 	/* The last: no cut, and no mount after it. */
@@ -1230,9 +1230,11 @@ TEST_F(armed, a_generation_round_clears_the_journal)
 		for (rw = 1; rw >= (n <= fences ? 0 : 1); rw--) {
 			ASSERT_EQ(0, round_cut(&fs, &create,
 					       n > fences ? INT_MAX : n));
+			cut = round_state(&fs);
 			how = n <= fences ? round_recover(&fs, rw) : 0;
 			ASSERT_LE(0, how);
-			remounts += how;
+			/* A remount that had a round's lines to clear. */
+			remounts += how && !cut.gen && !cut.cleared;
 			r = round_state(&fs);
 			rounds += r.gen != UINT32_MAX;
 			EXPECT_TRUE(round_right(&r)) {
@@ -1254,7 +1256,8 @@ TEST_F(armed, a_generation_round_clears_the_journal)
 /*
  * The same create cut just before its commit, and the recovery that
  * undoes it (bringing j_gen round to 0) cut in turn at each of its
- * persistence points, its window torn in the first ways and the last.
+ * persistence points, its window torn in the first ways and the last
+ * (the same as no line, for a window of fewer).
  * The cut leaves no line of the open generation past those an undo
  * would take (were j_gen moved on in the window that clears the lines,
  * a cut keeping only a cleared line 1 would leave the undone lines valid
@@ -1271,8 +1274,11 @@ TEST_F_TIMEOUT(armed, a_cut_recovery_of_the_round, 600)
 	struct round_state r;
 
 	ASSERT_LT(2, fences);
-	/* The recovery's fences, and that it undoes something. */
+	/* The recovery's fences, and that it undoes the round's last. */
 	ASSERT_EQ(0, round_cut(&fs, &create, fences - 2));
+	r = round_state(&fs);
+	ASSERT_EQ(UINT32_MAX, r.gen);
+	ASSERT_LT(0, r.pending);
 	mark = klog_mark();
 	ASSERT_EQ(0, knob_set("crash_after", INT_MAX));
 	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", fs.phys));

@@ -47,7 +47,7 @@ void fsck_journal(struct fsck *f)
 	} else if (!n && pram_journal_wrapped(h) &&
 		   memchr_inv((u8 *)h + PRAM_JOURNAL_LINE, 0,
 			      PRAM_JOURNAL_SIZE - PRAM_JOURNAL_LINE) &&
-		   fsck_problem(f, PR_JOURNAL_ROUND, "The journal's generation came round to 0, but its lines were not cleared")) {
+		   fsck_problem(f, PR_JOURNAL_ROUND, "The journal's generation is 0, with lines left from before it")) {
 		pram_journal_clear_lines(h);
 	}
 }
