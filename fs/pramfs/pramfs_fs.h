@@ -258,9 +258,10 @@ struct pram_name_rec {
  * entries end there.
  *
  * When j_gen comes round to 0, 2^32 transactions on, every line is
- * cleared once the commit is durable (or by the next read-write mount,
- * if a power cut stopped that): a line of the last round could carry the
- * open transaction's generation, and pass as its entry.
+ * cleared once the commit (or the recovery's undo) that brought it there
+ * is durable, or by the next read-write mount or remount if a power cut
+ * stopped that: a line of the last round could carry the open
+ * transaction's generation, and pass as its entry.
  */
 #define PRAM_JOURNAL_SIZE	16384
 #define PRAM_JOURNAL_LINE	64
