@@ -748,6 +748,35 @@ static int fresh_tree(const struct nvram *nv, const struct crash_op *op)
 	return make_tree(op->plain) ?: op->prepare ? op->prepare() : 0;
 }
 
+/* A tree made ready for @op and mounted (fresh_tree(), round_ending()). */
+typedef int (*tree_fn)(const struct nvram *nv, const struct crash_op *op);
+
+/* @op on the tree @ready makes, cut after @n fences (INT_MAX: not cut). */
+static int cut_op(tree_fn ready, const struct nvram *nv,
+		  const struct crash_op *op, int n)
+{
+	int err = ready(nv, op) || knob_set("crash_tear", -1) ||
+		  knob_set("crash_after", n);
+
+	if (!err)
+		op->run();
+	umount(MNT);
+	return knob_set("crash_after", -1) || err ? -1 : 0;
+}
+
+/* The fences of @op on the tree @ready makes, counted; or -1. */
+static int count_fences(tree_fn ready, const struct nvram *nv,
+			const struct crash_op *op)
+{
+	int fences;
+
+	if (ready(nv, op) || knob_set("crash_after", INT_MAX) || op->run())
+		return -1;
+	fences = knob_get("fences");
+	knob_set("crash_after", -1);
+	return umount(MNT) ? -1 : fences;
+}
+
 static bool tree_is_before_or_after(struct crash_run *self, bool ro)
 {
 	if (ro)
@@ -1053,20 +1082,11 @@ TEST_F(armed, cut_create_clears_its_slot)
 	int n, fences, found = 0;
 	unsigned long long mark;
 
-	ASSERT_EQ(0, fresh_tree(nv, &create));
-	ASSERT_EQ(0, knob_set("crash_after", INT_MAX));
-	ASSERT_EQ(0, op_create());
-	fences = knob_get("fences");
-	ASSERT_EQ(0, knob_set("crash_after", -1));
-	ASSERT_EQ(0, umount(MNT));
+	fences = count_fences(fresh_tree, nv, &create);
+	ASSERT_LE(0, fences);
 
 	for (n = 0; n <= fences && !found; n++) {
-		ASSERT_EQ(0, fresh_tree(nv, &create));
-		ASSERT_EQ(0, knob_set("crash_tear", -1));
-		ASSERT_EQ(0, knob_set("crash_after", n));
-		op_create();
-		umount(MNT);
-		ASSERT_EQ(0, knob_set("crash_after", -1));
+		ASSERT_EQ(0, cut_op(fresh_tree, nv, &create, n));
 		mark = klog_mark();
 		ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", nv->phys));
 		found = klog_since(mark, cleared);
@@ -1153,19 +1173,6 @@ static bool round_right(const struct round_state *r)
 	return !r->open && (r->cleared || r->gen == UINT32_MAX);
 }
 
-/* The round's last create cut after @n fences (INT_MAX: not cut). */
-static int round_cut(const struct nvram *fs, const struct crash_op *create,
-		     int n)
-{
-	int err = round_ending(fs, create) || knob_set("crash_tear", -1) ||
-		  knob_set("crash_after", n);
-
-	if (!err)
-		create->run();
-	umount(MNT);
-	return knob_set("crash_after", -1) || err ? -1 : 0;
-}
-
 /* A mount read-write and its unmount, cut after @n fences as @tear says. */
 static int mount_cut(const struct nvram *fs, int n, int tear)
 {
@@ -1196,19 +1203,6 @@ static int round_recover(const struct nvram *fs, bool rw)
 	return mount_cut(fs, INT_MAX, -1);
 }
 
-/* The fences of @create at the round's last, counted. */
-static int round_fences(const struct nvram *fs, const struct crash_op *create)
-{
-	int fences;
-
-	if (round_ending(fs, create) || knob_set("crash_after", INT_MAX) ||
-	    create->run())
-		return -1;
-	fences = knob_get("fences");
-	knob_set("crash_after", -1);
-	return umount(MNT) ? -1 : fences;
-}
-
 /*
  * A create that brings j_gen round to 0, cut at each persistence point,
  * and not cut: the commit, the recovery's undo, or the mount or the
@@ -1220,15 +1214,15 @@ TEST_F(armed, a_generation_round_clears_the_journal)
 {
 	const struct crash_op create = { "create", op_create };
 	struct nvram fs = { self->nv.phys, FS_SIZE };
-	int n, fences = round_fences(&fs, &create), rounds = 0, remounts = 0;
-	int rw, how;
+	int n, fences = count_fences(round_ending, &fs, &create);
+	int rw, how, rounds = 0, remounts = 0;
 	struct round_state cut, r;
 
 	ASSERT_LT(0, fences);
 	/* The last: no cut, and no mount after it. */
 	for (n = 0; n <= fences + 1; n++) {
 		for (rw = 1; rw >= (n <= fences ? 0 : 1); rw--) {
-			ASSERT_EQ(0, round_cut(&fs, &create,
+			ASSERT_EQ(0, cut_op(round_ending, &fs, &create,
 					       n > fences ? INT_MAX : n));
 			cut = round_state(&fs);
 			how = n <= fences ? round_recover(&fs, rw) : 0;
@@ -1269,13 +1263,13 @@ TEST_F_TIMEOUT(armed, a_cut_recovery_of_the_round, 600)
 	static const int tears[] = { -1, 0, 1, 2, 3, 2 * LINES - 1 };
 	const struct crash_op create = { "create", op_create };
 	struct nvram fs = { self->nv.phys, FS_SIZE };
-	int n, k, rfences, fences = round_fences(&fs, &create);
+	int n, k, rfences, fences = count_fences(round_ending, &fs, &create);
 	unsigned long long mark;
 	struct round_state r;
 
 	ASSERT_LT(2, fences);
 	/* The recovery's fences, and that it undoes the round's last. */
-	ASSERT_EQ(0, round_cut(&fs, &create, fences - 2));
+	ASSERT_EQ(0, cut_op(round_ending, &fs, &create, fences - 2));
 	r = round_state(&fs);
 	ASSERT_EQ(UINT32_MAX, r.gen);
 	ASSERT_LT(0, r.pending);
@@ -1289,7 +1283,7 @@ TEST_F_TIMEOUT(armed, a_cut_recovery_of_the_round, 600)
 
 	for (n = 0; n <= rfences; n++) {
 		for (k = 0; k < (int)ARRAY_SIZE(tears); k++) {
-			ASSERT_EQ(0, round_cut(&fs, &create, fences - 2));
+			ASSERT_EQ(0, cut_op(round_ending, &fs, &create, fences - 2));
 			ASSERT_EQ(0, mount_cut(&fs, n, tears[k]));
 			r = round_state(&fs);
 			EXPECT_TRUE(r.open == r.pending || !r.gen) {
