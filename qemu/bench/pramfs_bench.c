@@ -4,8 +4,9 @@
  * qemu/bench/guest.sh for every filesystem alike. Each command prints
  * "figure value" lines; the script adds the filesystem and the unit.
  *
- *   memcpy MB                 copy MB in 1 MiB chunks and in 4 KiB chunks
- *                             at random offsets: MB/s (the memory limit)
+ *   memcpy MB PASSES          copy MB in 1 MiB chunks and in 4 KiB chunks
+ *                             at random offsets, PASSES times each: MB/s
+ *                             (the memory limit)
  *   meta DIR N SIZE           create N files of SIZE bytes, stat, rename
  *                             and unlink them, and with SIZE 0 replace
  *                             too: files per second for each
@@ -87,27 +88,42 @@ static unsigned int *shuffled(unsigned int n)
 	return order;
 }
 
-static int cmd_memcpy(unsigned long mb)
+/*
+ * Copy @total bytes of @src to @dst @passes times, in chunks of @chunk
+ * bytes (in the order of @order, one index a chunk, if not NULL); print
+ * MB/s as @figure.
+ */
+static void copy_passes(const char *figure, char *dst, const char *src,
+			size_t total, size_t chunk, const unsigned int *order,
+			unsigned long passes)
 {
-	size_t total = mb << 20, off, n = total / 4096, i;
-	char *src = malloc(total), *dst = malloc(total);
-	unsigned int *order = shuffled(n);
-	double t0, t;
+	size_t n = total / chunk, i;
+	unsigned long p;
+	double t0 = now_us();
 
+	for (p = 0; p < passes; p++)
+		for (i = 0; i < n; i++)
+			memcpy(dst + (order ? order[i] : i) * chunk,
+			       src + i * chunk, chunk);
+	printf("%s %.1f\n", figure, total * passes / (now_us() - t0));
+}
+
+static int cmd_memcpy(unsigned long mb, unsigned long passes)
+{
+	size_t total = mb << 20;
+	char *src = malloc(total), *dst = malloc(total);
+	unsigned int *order = shuffled(total / 4096);
+
+	if (!passes) {
+		fprintf(stderr, "pramfs_bench: memcpy: PASSES: 1 or more\n");
+		return 2;
+	}
 	if (!src || !dst || !order)
 		return die("malloc");
 	memset(src, 0x5a, total);
 	memset(dst, 0xa5, total);	/* both faulted in before timing */
-	t0 = now_us();
-	for (off = 0; off < total; off += 1 << 20)
-		memcpy(dst + off, src + off, 1 << 20);
-	t = now_us() - t0;
-	printf("copy-1m %.1f\n", total / t);
-	t0 = now_us();
-	for (i = 0; i < n; i++)
-		memcpy(dst + (size_t)order[i] * 4096, src + i * 4096, 4096);
-	t = now_us() - t0;
-	printf("copy-4k-random %.1f\n", total / t);
+	copy_passes("copy-1m", dst, src, total, 1 << 20, NULL, passes);
+	copy_passes("copy-4k-random", dst, src, total, 4096, order, passes);
 	return dst[total - 1] != 0x5a;
 }
 
@@ -365,8 +381,9 @@ int main(int argc, char **argv)
 	const char *cmd = argc > 1 ? argv[1] : "";
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (!strcmp(cmd, "memcpy") && argc == 3)
-		return cmd_memcpy(strtoul(argv[2], NULL, 0));
+	if (!strcmp(cmd, "memcpy") && argc == 4)
+		return cmd_memcpy(strtoul(argv[2], NULL, 0),
+				  strtoul(argv[3], NULL, 0));
 	if (getenv("BENCH_NAME_LEN"))
 		name_len = strtoul(getenv("BENCH_NAME_LEN"), NULL, 0);
 	if (name_len < 12 || name_len > 255)

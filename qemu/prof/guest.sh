@@ -41,7 +41,7 @@ esac || exit 1
 n=$2
 fio_job() {
 	fio --name=p --directory=$M --rw="$1" --bs="$2" --size="$3" --numjobs=1 \
-		--ioengine=psync --direct=1 --fallocate=none --unlink=0 --minimal \
+		--ioengine=psync --direct=1 --fallocate=none --unlink=0 --disk_util=0 --minimal \
 		--filename=f >/dev/null
 }
 # pram_mounts N: mount the filesystem N times, and unmount it but the last.
