@@ -76,6 +76,10 @@ read)
 	fio_job write 1m "${n}m" && sync && fio_job read 1m "${n}m" ;;
 randread)
 	fio_job write 1m "$((n * 4))k" && sync && fio_job randread 4k "$((n * 4))k" ;;
+remove)
+	fio_job write 1m "${n}m" && sync && rm $M/f ;;
+remove-random)
+	fio_job randwrite 4k "${n}m" && sync && rm $M/f ;;
 *)
 	false ;;
 esac || { echo "prof.sh: workload $1 $n failed" >&2; exit 1; }
