@@ -344,12 +344,58 @@ static void hint_test(struct kunit *test)
 			pram_ino_hint(&g, c->hint), c->want);
 }
 
+/*
+ * ---- pramfs_bitmap: the span of a column's bits (pram_bitmap_span()) ----
+ *
+ * 1M at bs=4096: data blocks 5 to 255, 8-byte words of 64 bits.
+ */
+struct span_case {
+	const char *name;
+	u32 map[4];		/* the map block's entries */
+	u32 self;		/* the map block */
+	u32 first, len;		/* the span in bytes */
+};
+
+static const struct span_case span_cases[] = {
+	{ "map block alone", { 0, 0, 0, 0 }, 100, 8, 8 },
+	{ "one word", { 64, 65, 0, 127 }, 100, 8, 8 },
+	{ "an entry below", { 5 }, 100, 0, 16 },
+	{ "an entry above", { 200 }, 6, 0, 32 },
+	{ "metadata and past the end left out", { 4, 256, 0, U32_MAX }, 70, 8, 8 },
+	{ "the last block", { 255, 5 }, 128, 0, 32 },
+};
+
+static void span_desc(const struct span_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(span, span_cases, span_desc);
+
+static void span_test(struct kunit *test)
+{
+	const struct span_case *c = test->param_value;
+	struct pram_geometry g;
+	const char *why;
+	__le32 map[ARRAY_SIZE(c->map)];
+	u32 first = U32_MAX, i;
+
+	KUNIT_ASSERT_EQ(test, pram_geometry_compute(&g, MiB, 4096, 0, 100, false, &why), 0);
+	KUNIT_ASSERT_EQ(test, g.data_start, 5);
+	KUNIT_ASSERT_EQ(test, g.blocks_count, 256);
+	for (i = 0; i < ARRAY_SIZE(map); i++)
+		map[i] = cpu_to_le32(c->map[i]);
+	KUNIT_EXPECT_EQ(test, pram_bitmap_span(&g, map, ARRAY_SIZE(map),
+					       c->self, &first), c->len);
+	KUNIT_EXPECT_EQ(test, first, c->first);
+}
+
 static struct kunit_case pramfs_bitmap_cases[] = {
 	KUNIT_CASE_PARAM(format_test, format_gen_params),
 	KUNIT_CASE_PARAM(count_test, count_gen_params),
 	KUNIT_CASE_PARAM(alloc_test, alloc_gen_params),
 	KUNIT_CASE_PARAM(free_test, free_gen_params),
 	KUNIT_CASE(alloc_all_and_back),
+	KUNIT_CASE_PARAM(span_test, span_gen_params),
 	{}
 };
 

@@ -10,6 +10,7 @@
 #include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/bitmap.h>
+#include <linux/minmax.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
 #include "format.h"
@@ -111,6 +112,36 @@ int pram_bitmap_free(void *bitmap, const struct pram_geometry *g, u32 block)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_bitmap_free);
+
+/**
+ * pram_bitmap_span() - the bitmap bytes that hold the bits of a map's blocks
+ * @g: the geometry
+ * @map: a map block's entries: 0 for none, else a block number
+ * @n: how many
+ * @self: the map block, a data block: its bit is in the span too
+ * @first: set to the span's first byte, a multiple of 8
+ *
+ * Entries outside the data area are left out: freeing them is refused,
+ * and reported, one by one.
+ *
+ * Return: the span's length in bytes, a multiple of 8.
+ */
+u32 pram_bitmap_span(const struct pram_geometry *g, const __le32 *map, u32 n,
+		     u32 self, u32 *first)
+{
+	u32 lo = self, hi = self, block, i;
+
+	for (i = 0; i < n; i++) {
+		block = le32_to_cpu(map[i]);
+		if (!pram_block_valid(g, block))
+			continue;
+		lo = min(lo, block);
+		hi = max(hi, block);
+	}
+	*first = lo / 64 * 8;
+	return (hi / 64 + 1) * 8 - *first;
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_bitmap_span);
 
 /**
  * pram_bitmap_count_free() - count the free data blocks

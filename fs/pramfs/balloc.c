@@ -22,8 +22,8 @@
  * at once, for a caller that links the blocks in its own transaction.
  *
  * Blocks freed inside a transaction are held the same way until it
- * commits (pram_release_freed(); the first 16 in sbi->held, the rest in
- * sbi->held_more): until then a power cut undoes
+ * commits (pram_release_freed(): their bits in sbi->reserved, and in
+ * sbi->held to tell them from a write's): until then a power cut undoes
  * the free, and the file, or the deleted file the next mount frees
  * again, points to them once more. A write that took one in that window
  * would store its bytes where the restored map, or the restored file,
@@ -63,20 +63,10 @@ static void pram_bitmap_take(struct super_block *sb, const u32 *blocks,
 		pram_wp_close(sb, w, sizeof(long));
 }
 
-/* Is @block reserved by a write, or held by an open transaction? */
-static bool pram_block_reserved(struct pram_sb_info *sbi, u32 block)
-{
-	unsigned int i;
-
-	for (i = 0; i < sbi->nheld; i++)
-		if (sbi->held[i] == block)
-			return true;
-	return test_bit(block, sbi->reserved) || xa_load(&sbi->held_more, block);
-}
-
 /*
- * A free block from @hint on that no write holds reserved, under s_lock.
- * The reserved blocks are few, so the search skips at most that many.
+ * A free block from @hint on that is neither reserved by a write nor
+ * held by an open transaction, under s_lock. The search skips a run of
+ * those at a time, at most as many as there are.
  */
 static int pram_find_unreserved(struct super_block *sb, u32 hint, u32 *block)
 {
@@ -86,9 +76,12 @@ static int pram_find_unreserved(struct super_block *sb, u32 hint, u32 *block)
 
 	do {
 		err = pram_bitmap_find_free(pram_bitmap(sb), &sbi->geo, hint, block);
-		if (err || !pram_block_reserved(sbi, *block))
+		if (err || !test_bit(*block, sbi->reserved))
 			return err;
-		hint = pram_block_hint(&sbi->geo, *block + 1);
+		hint = pram_block_hint(&sbi->geo,
+				       find_next_zero_bit(sbi->reserved,
+							  sbi->geo.blocks_count,
+							  *block));
 	} while (--tries);
 	return -ENOSPC;
 }
@@ -228,25 +221,27 @@ int pram_new_block(struct super_block *sb, u32 *block)
 
 /*
  * A block whose bit was just cleared, under s_lock: free at once outside
- * a transaction, else held out of the search until the commit.
+ * a transaction, else held out of the search (its bit in sbi->reserved)
+ * until the commit, and marked in sbi->held for the release.
  */
 static void pram_hold_freed(struct super_block *sb, u32 block)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
+	unsigned long word = BIT_WORD(block);
 
 	if (!pram_tx_active(sb)) {
 		sbi->free_blocks++;
 		return;
 	}
+	__set_bit(block, sbi->reserved);
+	__set_bit(block, sbi->held);
 	sbi->nreserved++;
-	/* A small file's few: no allocation, nothing for RCU to free. */
-	if (sbi->nheld < ARRAY_SIZE(sbi->held)) {
-		sbi->held[sbi->nheld++] = block;
-		return;
+	if (!sbi->nheld++) {
+		sbi->held_lo = word;
+		sbi->held_hi = word;
 	}
-	/* A large truncate's many; the free must not fail half done. */
-	xa_store(&sbi->held_more, block, xa_mk_value(1),
-		 GFP_NOFS | __GFP_NOFAIL);
+	sbi->held_lo = min(sbi->held_lo, word);
+	sbi->held_hi = max(sbi->held_hi, word);
 }
 
 /**
@@ -258,22 +253,40 @@ static void pram_hold_freed(struct super_block *sb, u32 block)
 void pram_release_freed(struct super_block *sb)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
-	unsigned long block;
-	void *entry;
+	unsigned long lo, nbits;
 
 	/* Only this task holds blocks: it reads its own count. */
-	if (!sbi->nheld && xa_empty(&sbi->held_more))
+	if (!sbi->nheld)
 		return;
 	mutex_lock(&sbi->s_lock);
+	/* A word at a time over the words they lie in: no list to walk. */
+	lo = sbi->held_lo;
+	nbits = (sbi->held_hi - lo + 1) * BITS_PER_LONG;
+	bitmap_andnot(sbi->reserved + lo, sbi->reserved + lo, sbi->held + lo,
+		      nbits);
+	bitmap_zero(sbi->held + lo, nbits);
 	sbi->nreserved -= sbi->nheld;
 	sbi->free_blocks += sbi->nheld;
 	sbi->nheld = 0;
-	xa_for_each(&sbi->held_more, block, entry) {
-		xa_erase(&sbi->held_more, block);
-		sbi->nreserved--;
-		sbi->free_blocks++;
-	}
 	mutex_unlock(&sbi->s_lock);
+}
+
+/*
+ * Clear @block's bit through @w, a window onto the bitmap from its byte
+ * @first on, under s_lock: a block outside the data area or already free
+ * (a corrupt block map) is reported and left alone.
+ */
+static void pram_free_bit(struct super_block *sb, void *w, u32 first,
+			  u32 block)
+{
+	if (!pram_block_valid(&PRAM_SB(sb)->geo, block) ||
+	    !test_bit_le(block, pram_bitmap(sb))) {
+		pram_error(sb, 0, "freeing block %u: not an allocated data block",
+			   block);
+		return;
+	}
+	__clear_bit_le(block - first * BITS_PER_BYTE, w);
+	pram_hold_freed(sb, block);
 }
 
 /**
@@ -290,7 +303,8 @@ void pram_free_blocks(struct super_block *sb, const u32 *blocks,
 		      unsigned int n)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
-	void *bitmap = pram_bitmap(sb), *word = NULL, *w = NULL;
+	void *bitmap = pram_bitmap(sb), *w = NULL;
+	u32 first = U32_MAX, at;
 	unsigned int i;
 
 	if (!n)
@@ -298,27 +312,67 @@ void pram_free_blocks(struct super_block *sb, const u32 *blocks,
 	pram_tx_begin(sb);
 	mutex_lock(&sbi->s_lock);
 	for (i = 0; i < n; i++) {
-		if (!pram_block_valid(&sbi->geo, blocks[i]) ||
-		    !test_bit_le(blocks[i], bitmap)) {
-			pram_error(sb, 0, "freeing block %u: not an allocated data block",
-				   blocks[i]);
-			continue;
-		}
+		at = blocks[i] / BITS_PER_LONG * sizeof(long);
 		/* Neighbours share a word, and its window. */
-		if (pram_bitmap_word(sb, blocks[i]) != word) {
+		if (pram_block_valid(&sbi->geo, blocks[i]) && at != first) {
 			if (w)
 				pram_wp_close(sb, w, sizeof(long));
-			word = pram_bitmap_word(sb, blocks[i]);
-			pram_tx_log(sb, word, sizeof(long));
-			w = pram_wp_open(sb, word, sizeof(long));
+			first = at;
+			pram_tx_log(sb, bitmap + first, sizeof(long));
+			w = pram_wp_open(sb, bitmap + first, sizeof(long));
 		}
-		__clear_bit_le(blocks[i] % BITS_PER_LONG, w);
-		pram_hold_freed(sb, blocks[i]);
+		pram_free_bit(sb, w, first, blocks[i]);
 	}
 	if (w)
 		pram_wp_close(sb, w, sizeof(long));
 	mutex_unlock(&sbi->s_lock);
 	pram_tx_end(sb);
+}
+
+/**
+ * pram_free_map() - give back a map block and every block it names
+ * @sb: the superblock
+ * @map_block: the map block
+ * @entries: its entries
+ * @first: the first byte of the bitmap span their bits lie in
+ * @len: the span's length (pram_bitmap_span())
+ *
+ * A large truncate's whole column in one step: one log of the span and
+ * one window over it, where pram_free_blocks() takes a word at a time.
+ * The caller clears the entry that named @map_block in the same
+ * transaction. The map block keeps its stale entries: it is free, and a
+ * map block is zeroed when it is taken again. A block named twice, out
+ * of the data area or already free is reported and left alone.
+ *
+ * Return: how many blocks the file loses: the used entries and the map
+ * block.
+ */
+u32 pram_free_map(struct super_block *sb, u32 map_block, u32 entries,
+		  u32 first, u32 len)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+	const __le32 *map = pram_block_addr(sb, map_block);
+	void *span = pram_bitmap(sb) + first, *w;
+	u32 i, block, n = 1;
+
+	pram_tx_begin(sb);
+	mutex_lock(&sbi->s_lock);
+	for (i = 0; i < len; i += PRAM_TX_MAX_RANGE)
+		pram_tx_log(sb, span + i, min_t(u32, len - i, PRAM_TX_MAX_RANGE));
+	w = pram_wp_open(sb, span, len);
+	/* Taken before the blocks it names, it starts their run. */
+	pram_free_bit(sb, w, first, map_block);
+	for (i = 0; i < entries; i++) {
+		block = le32_to_cpu(map[i]);
+		if (block) {
+			pram_free_bit(sb, w, first, block);
+			n++;
+		}
+	}
+	pram_wp_close(sb, w, len);
+	mutex_unlock(&sbi->s_lock);
+	pram_tx_end(sb);
+	return n;
 }
 
 /* Is the slot the open transaction holds (pram_hold_slot()) still free? */
@@ -533,18 +587,23 @@ void pram_release_ino(struct super_block *sb, u32 ino)
 }
 
 /**
- * pram_reserved_init() - the map of reserved blocks, empty, at mount
+ * pram_reserved_init() - the maps of reserved and held blocks, empty, at mount
  * @sb: the superblock, its geometry known
+ *
+ * One allocation for both: a bit per block each.
  *
  * Return: 0 or -ENOMEM.
  */
 int pram_reserved_init(struct super_block *sb)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
+	size_t words = BITS_TO_LONGS(sbi->geo.blocks_count);
 
-	sbi->reserved = kvcalloc(BITS_TO_LONGS(sbi->geo.blocks_count),
-				 sizeof(long), GFP_KERNEL);
-	return sbi->reserved ? 0 : -ENOMEM;
+	sbi->reserved = kvcalloc(2 * words, sizeof(long), GFP_KERNEL);
+	if (!sbi->reserved)
+		return -ENOMEM;
+	sbi->held = sbi->reserved + words;
+	return 0;
 }
 
 /**
@@ -555,7 +614,7 @@ void pram_reserved_free(struct pram_sb_info *sbi)
 {
 	kvfree(sbi->reserved);
 	sbi->reserved = NULL;
-	xa_destroy(&sbi->held_more);
+	sbi->held = NULL;
 }
 
 /* The counts and hints of @ps: exact after a clean unmount, else advisory. */

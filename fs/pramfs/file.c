@@ -1107,8 +1107,50 @@ static void pram_free_row(struct inode *inode, u32 row)
 }
 
 /*
+ * The most bitmap bytes one step of a truncate logs for a whole column
+ * (pram_free_column()): 65,536 blocks' bits, 187 journal lines of the
+ * 255 (the whole journal holds 11 KiB). A file written in order has its
+ * column's blocks in a few words; one written at random across more
+ * than 256 MiB of 4 KiB blocks goes in pieces of 16 entries.
+ */
+#define PRAM_FREE_SPAN	8192
+
+/*
+ * The column named by entry @r of the row block @rows, and every block
+ * it names, in one step: the row's entry is cleared, their bits in one
+ * window (pram_free_map()), and the block count. Return: false when
+ * their bits lie too far apart for a step, or the journal has no room
+ * for it and cannot commit here; the caller then frees them in pieces.
+ */
+static bool pram_free_column(struct inode *inode, __le32 *rows, u32 r,
+			     u32 column)
+{
+	struct super_block *sb = inode->i_sb;
+	u32 entries = pram_map_entries(inode->i_blkbits), first, len, n;
+	__le32 *w;
+
+	len = pram_bitmap_span(&PRAM_SB(sb)->geo, pram_block_addr(sb, column),
+			       entries, column, &first);
+	if (len > PRAM_FREE_SPAN ||
+	    !pram_tx_checkpoint_for(sb, DIV_ROUND_UP(len, PRAM_JOURNAL_DATA) +
+				    1 + PRAM_INODE_LOGGED / PRAM_JOURNAL_DATA))
+		return false;
+	pram_tx_begin(sb);
+	pram_tx_log(sb, rows + r, sizeof(*rows));
+	w = pram_wp_open(sb, rows + r, sizeof(*rows));
+	*w = 0;
+	pram_wp_close(sb, w, sizeof(*rows));
+	n = pram_free_map(sb, column, entries, first, len);
+	pram_add_blocks(inode, -(long)n);
+	pram_update_inode(inode);
+	pram_tx_end(sb);
+	return true;
+}
+
+/*
  * Free every data block at or past @from, and the map blocks left empty;
- * a direct block when @from is 0.
+ * a direct block when @from is 0. A column that goes whole goes in one
+ * step (pram_free_column()), a part of one in pieces of 16 entries.
  */
 static void pram_truncate_blocks(struct inode *inode, u64 from)
 {
@@ -1140,9 +1182,11 @@ static void pram_truncate_blocks(struct inode *inode, u64 from)
 		}
 		cols = pram_block_addr(sb, column);
 		c0 = r == from / entries ? from % entries : 0;
-		pram_clear_entries(inode, cols, c0, entries);
-		if (pram_entries_zero(cols, c0))
-			pram_clear_entries(inode, rows, r, r + 1);
+		if (c0 || !pram_free_column(inode, rows, r, column)) {
+			pram_clear_entries(inode, cols, c0, entries);
+			if (pram_entries_zero(cols, c0))
+				pram_clear_entries(inode, rows, r, r + 1);
+		}
 		cond_resched();
 	}
 	if (pram_entries_zero(rows, entries))

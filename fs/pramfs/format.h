@@ -216,6 +216,8 @@ int pram_bitmap_alloc(void *bitmap, const struct pram_geometry *g, u32 hint,
 		      u32 *block);
 int pram_bitmap_free(void *bitmap, const struct pram_geometry *g, u32 block);
 u32 pram_bitmap_count_free(const void *bitmap, const struct pram_geometry *g);
+u32 pram_bitmap_span(const struct pram_geometry *g, const __le32 *map, u32 n,
+		     u32 self, u32 *first);
 int pram_itable_find_free(const void *itable, const struct pram_geometry *g,
 			  u32 hint, u32 *ino);
 u32 pram_itable_count_free(const void *itable, const struct pram_geometry *g);

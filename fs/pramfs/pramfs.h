@@ -10,7 +10,6 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/uidgid.h>
-#include <linux/xarray.h>
 #include "format.h"
 
 /* What the mount options asked for. */
@@ -91,11 +90,12 @@ struct pram_sb_info {
 	struct mutex		s_lock;
 	u32			free_blocks;	/* under s_lock; see balloc.c */
 	u32			block_hint;	/* under s_lock */
-	unsigned long		*reserved;	/* a bit per block held by a write */
-	unsigned long		nreserved;	/* how many, held[] and held_more too */
-	u32			held[16];	/* the first blocks freed, not committed */
-	struct xarray		held_more;	/* the others, under s_lock */
-	unsigned int		nheld;
+	unsigned long		*reserved;	/* a bit per block reserved or held */
+	unsigned long		nreserved;	/* how many, held ones too */
+	unsigned long		*held;		/* a bit per block held: freed, */
+	unsigned long		nheld;		/* not committed; how many */
+	unsigned long		held_lo;	/* the first and last words */
+	unsigned long		held_hi;	/* of held they lie in */
 	u32			free_inodes;	/* under s_lock */
 	u32			inode_hint;	/* under s_lock */
 	/* writes of the superblock pair: the innermost lock */
@@ -207,6 +207,7 @@ void pram_tx_enable(struct super_block *sb, bool rw);
 void pram_tx_begin(struct super_block *sb);
 void pram_tx_begin_parts(struct super_block *sb);
 void pram_tx_checkpoint(struct super_block *sb);
+bool pram_tx_checkpoint_for(struct super_block *sb, u32 lines);
 void pram_tx_end(struct super_block *sb);
 bool pram_tx_may_hold(struct super_block *sb);
 bool pram_tx_active(struct super_block *sb);
@@ -225,6 +226,8 @@ void pram_unreserve_blocks(struct super_block *sb, const u32 *blocks,
 void pram_release_freed(struct super_block *sb);
 void pram_free_blocks(struct super_block *sb, const u32 *blocks,
 		      unsigned int n);
+u32 pram_free_map(struct super_block *sb, u32 map_block, u32 entries,
+		  u32 first, u32 len);
 typedef void (*pram_slot_fill_fn)(struct pram_inode *pi, u32 ino, void *arg);
 int pram_new_slot(struct super_block *sb, pram_slot_fill_fn fill, void *arg,
 		  bool logged, u32 *ino);

@@ -470,7 +470,6 @@ static void pram_init_sb(struct super_block *sb)
 	pram_set_acl_flag(sb, &sbi->opts);
 	snprintf(sb->s_id, sizeof(sb->s_id), "pram@%llx", (u64)sbi->phys_addr);
 	mutex_init(&sbi->s_lock);
-	xa_init(&sbi->held_more);
 	mutex_init(&sbi->super_lock);
 	for (i = 0; i < PRAM_RECORD_LOCKS; i++)
 		mutex_init(&sbi->record_lock[i]);

@@ -214,16 +214,37 @@ bool pram_tx_may_hold(struct super_block *sb)
  */
 void pram_tx_checkpoint(struct super_block *sb)
 {
+	pram_tx_checkpoint_for(sb, PRAM_TX_STEP_LINES);
+}
+
+/**
+ * pram_tx_checkpoint_for() - pram_tx_checkpoint() before a larger step
+ * @sb: the superblock
+ * @lines: the journal lines the step logs, at most 3/4 of the journal's
+ *
+ * Return: true when the step now fits in the journal without a commit
+ * in its middle (always without a journal), false when it does not and
+ * nothing may commit here (not pram_tx_begin_parts() work, or nested):
+ * the caller then takes smaller steps.
+ */
+bool pram_tx_checkpoint_for(struct super_block *sb, u32 lines)
+{
 	struct pram_tx *tx = &PRAM_SB(sb)->tx;
 
-	if (!tx->enabled || tx->owner != current || !tx->in_parts ||
-	    tx->depth != 1 ||
-	    tx->next + PRAM_TX_STEP_LINES <= PRAM_JOURNAL_LINES)
-		return;
+	if (!tx->enabled || tx->owner != current)
+		return true;
+	if (WARN_ON_ONCE(lines > PRAM_JOURNAL_LINES * 3 / 4))
+		return false;
+	if (tx->next + lines <= PRAM_JOURNAL_LINES &&
+	    tx->nlogged + lines <= ARRAY_SIZE(tx->logged))
+		return true;
+	if (!tx->in_parts || tx->depth != 1)
+		return false;
 	/* Others' operations get their turn between the parts. */
 	pram_tx_end(sb);
 	cond_resched();
 	pram_tx_begin_parts(sb);
+	return true;
 }
 
 /*

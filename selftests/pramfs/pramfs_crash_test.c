@@ -483,6 +483,22 @@ static int make_large(void)
 
 static int op_unlink_large(void) { return unlink(at("d2/zero")); }
 
+/*
+ * Two columns of 64 blocks, 256 entries apart (a prepare step): each
+ * column goes in one step when the file goes, the second one when a
+ * truncate cuts into the first, whose tail goes in pieces.
+ */
+static int make_two_columns(void)
+{
+	return append("d2/zero", 0, 64 * FS_BS) ?:
+	       append("d2/zero", 256 * FS_BS, 64 * FS_BS);
+}
+
+static int op_truncate_into_first_column(void)
+{
+	return truncate(at("d2/zero"), 20 * FS_BS + 10);
+}
+
 /* The filesystem full to its last block (a prepare step). */
 static int fill_all(void)
 {
@@ -539,6 +555,13 @@ FIXTURE_VARIANT_ADD(crash, unlink_empty) {
 };
 FIXTURE_VARIANT_ADD(crash, unlink_large) {
 	.op = { "unlink_large", op_unlink_large, .prepare = make_large },
+};
+FIXTURE_VARIANT_ADD(crash, unlink_two_columns) {
+	.op = { "unlink_two_columns", op_unlink_large, .prepare = make_two_columns },
+};
+FIXTURE_VARIANT_ADD(crash, truncate_two_columns) {
+	.op = { "truncate_two_columns", op_truncate_into_first_column,
+		.prepare = make_two_columns },
 };
 FIXTURE_VARIANT_ADD(crash, rmdir) {
 	.op = { "rmdir", op_rmdir },

@@ -698,10 +698,31 @@ static off_t fill_file(struct __test_metadata *_metadata, const char *name,
 	return off;
 }
 
+/*
+ * Files @prefix0, @prefix1... until ENOSPC (at 512-byte blocks a file
+ * stops at 8 MiB, EFBIG: the next one goes on): how many.
+ */
+static int fill_files(struct __test_metadata *_metadata, const char *prefix,
+		      unsigned int seed)
+{
+	char name[32];
+	int n, err = 0;
+
+	for (n = 0; err != ENOSPC; n++) {
+		ASSERT_GT(32, n);
+		snprintf(name, sizeof(name), "%s%d", prefix, n);
+		fill_file(_metadata, name, seed + n, &err);
+		ASSERT_TRUE(err == ENOSPC || err == EFBIG) {
+			TH_LOG("write: %s", strerror(err));
+		}
+	}
+	return n;
+}
+
 TEST_F_TIMEOUT(io, fill_to_enospc_then_drain_to_fresh_counts, 300)
 {
 	char name[32];
-	int i, n, err = 0, fd;
+	int i, n, fd;
 
 	/* Small files in a few directories, then big ones until full. */
 	for (i = 0; i < 20; i++) {
@@ -713,15 +734,7 @@ TEST_F_TIMEOUT(io, fill_to_enospc_then_drain_to_fresh_counts, 300)
 		ASSERT_EQ(0, write_pattern(fd, i * 100, i, 0));
 		close(fd);
 	}
-	/* At 512-byte blocks a file stops at 8 MiB (EFBIG): take another. */
-	for (n = 0; err != ENOSPC; n++) {
-		ASSERT_GT(32, n);
-		snprintf(name, sizeof(name), "big%d", n);
-		fill_file(_metadata, name, 42 + n, &err);
-		ASSERT_TRUE(err == ENOSPC || err == EFBIG) {
-			TH_LOG("write: %s", strerror(err));
-		}
-	}
+	n = fill_files(_metadata, "big", 42);
 	EXPECT_EQ(0, fs_counts(MNT).bfree);
 	fd = create("more");
 	ASSERT_LE(0, fd);
@@ -746,6 +759,9 @@ TEST_F_TIMEOUT(io, fill_to_enospc_then_drain_to_fresh_counts, 300)
 	}
 	EXPECT_EQ(self->fresh.bfree, fs_counts(MNT).bfree);
 	EXPECT_EQ(self->fresh.ffree, fs_counts(MNT).ffree);
+	/* Every block the deletes freed can be taken again: none stays held. */
+	fill_files(_metadata, "again", 7);
+	EXPECT_EQ(0, fs_counts(MNT).bfree);
 }
 
 /* 24 MiB in three files (8 MiB is the largest file at 512 bytes a block). */
