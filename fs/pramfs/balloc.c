@@ -22,14 +22,18 @@
  * at once, for a caller that links the blocks in its own transaction.
  *
  * Blocks freed inside a transaction are held the same way until it
- * commits (pram_release_freed(): their bits in sbi->reserved, and in
- * sbi->held to tell them from a write's): until then a power cut undoes
+ * commits (pram_release_freed(): their bits in sbi->reserved; the first
+ * 16 listed in sbi->held_first, the others marked in sbi->held, a second
+ * bitmap): until then a power cut undoes
  * the free, and the file, or the deleted file the next mount frees
  * again, points to them once more. A write that took one in that window
  * would store its bytes where the restored map, or the restored file,
  * reads.
  */
 #include "pramfs.h"
+
+/* What one pram_tx_log() of a large span saves: 93 whole journal lines. */
+#define PRAM_FREE_LOG_PIECE	rounddown(PRAM_TX_MAX_RANGE, PRAM_JOURNAL_DATA)
 
 static void *pram_bitmap(struct super_block *sb)
 {
@@ -66,18 +70,27 @@ static void pram_bitmap_take(struct super_block *sb, const u32 *blocks,
 /*
  * A free block from @hint on that is neither reserved by a write nor
  * held by an open transaction, under s_lock. The search skips a run of
- * those at a time, at most as many as there are.
+ * those at a time, and gives up after one lap: on a full filesystem
+ * whose only free blocks are held, each run is skipped once.
  */
 static int pram_find_unreserved(struct super_block *sb, u32 hint, u32 *block)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
+	u32 start = pram_block_hint(&sbi->geo, hint), last = start - 1;
 	unsigned long tries = sbi->nreserved + 1;
+	unsigned int wraps = 0;
 	int err;
 
 	do {
 		err = pram_bitmap_find_free(pram_bitmap(sb), &sbi->geo, hint, block);
 		if (err || !test_bit(*block, sbi->reserved))
 			return err;
+		/* Round past the end: at or below the last block found. */
+		if (*block <= last)
+			wraps++;
+		if (wraps > 1 || (wraps && *block >= start))
+			return -ENOSPC;
+		last = *block;
 		hint = pram_block_hint(&sbi->geo,
 				       find_next_zero_bit(sbi->reserved,
 							  sbi->geo.blocks_count,
@@ -222,7 +235,8 @@ int pram_new_block(struct super_block *sb, u32 *block)
 /*
  * A block whose bit was just cleared, under s_lock: free at once outside
  * a transaction, else held out of the search (its bit in sbi->reserved)
- * until the commit, and marked in sbi->held for the release.
+ * until the commit, and listed for the release: the first in
+ * sbi->held_first, the others as bits in sbi->held.
  */
 static void pram_hold_freed(struct super_block *sb, u32 block)
 {
@@ -234,12 +248,18 @@ static void pram_hold_freed(struct super_block *sb, u32 block)
 		return;
 	}
 	__set_bit(block, sbi->reserved);
-	__set_bit(block, sbi->held);
 	sbi->nreserved++;
-	if (!sbi->nheld++) {
+	/* A small file's few, released one by one. */
+	if (sbi->nheld < ARRAY_SIZE(sbi->held_first)) {
+		sbi->held_first[sbi->nheld++] = block;
+		return;
+	}
+	/* A large truncate's many, released a word at a time. */
+	if (sbi->nheld++ == ARRAY_SIZE(sbi->held_first)) {
 		sbi->held_lo = word;
 		sbi->held_hi = word;
 	}
+	__set_bit(block, sbi->held);
 	sbi->held_lo = min(sbi->held_lo, word);
 	sbi->held_hi = max(sbi->held_hi, word);
 }
@@ -253,40 +273,43 @@ static void pram_hold_freed(struct super_block *sb, u32 block)
 void pram_release_freed(struct super_block *sb)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
-	unsigned long lo, nbits;
+	unsigned long i, lo, nbits;
 
 	/* Only this task holds blocks: it reads its own count. */
 	if (!sbi->nheld)
 		return;
 	mutex_lock(&sbi->s_lock);
-	/* A word at a time over the words they lie in: no list to walk. */
-	lo = sbi->held_lo;
-	nbits = (sbi->held_hi - lo + 1) * BITS_PER_LONG;
-	bitmap_andnot(sbi->reserved + lo, sbi->reserved + lo, sbi->held + lo,
-		      nbits);
-	bitmap_zero(sbi->held + lo, nbits);
+	for (i = 0; i < min(sbi->nheld, ARRAY_SIZE(sbi->held_first)); i++)
+		__clear_bit(sbi->held_first[i], sbi->reserved);
+	if (sbi->nheld > ARRAY_SIZE(sbi->held_first)) {
+		lo = sbi->held_lo;
+		nbits = (sbi->held_hi - lo + 1) * BITS_PER_LONG;
+		bitmap_andnot(sbi->reserved + lo, sbi->reserved + lo,
+			      sbi->held + lo, nbits);
+		bitmap_zero(sbi->held + lo, nbits);
+	}
 	sbi->nreserved -= sbi->nheld;
 	sbi->free_blocks += sbi->nheld;
 	sbi->nheld = 0;
 	mutex_unlock(&sbi->s_lock);
 }
 
-/*
- * Clear @block's bit through @w, a window onto the bitmap from its byte
- * @first on, under s_lock: a block outside the data area or already free
- * (a corrupt block map) is reported and left alone.
- */
-static void pram_free_bit(struct super_block *sb, void *w, u32 first,
-			  u32 block)
+/* Is @block a data block whose bit is set? Under s_lock. */
+static bool pram_block_taken(struct super_block *sb, u32 block)
 {
-	if (!pram_block_valid(&PRAM_SB(sb)->geo, block) ||
-	    !test_bit_le(block, pram_bitmap(sb))) {
-		pram_error(sb, 0, "freeing block %u: not an allocated data block",
-			   block);
-		return;
-	}
-	__clear_bit_le(block - first * BITS_PER_BYTE, w);
-	pram_hold_freed(sb, block);
+	return pram_block_valid(&PRAM_SB(sb)->geo, block) &&
+	       test_bit_le(block, pram_bitmap(sb));
+}
+
+/*
+ * Blocks a free refused (@n, the last @block): outside the data area or
+ * already free, a corrupt block map. Reported once the window is shut.
+ */
+static void pram_report_unfreed(struct super_block *sb, u32 block, u32 n)
+{
+	if (n)
+		pram_error(sb, 0, "freeing block %u: not an allocated data block (%u such)",
+			   block, n);
 }
 
 /**
@@ -303,8 +326,8 @@ void pram_free_blocks(struct super_block *sb, const u32 *blocks,
 		      unsigned int n)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
-	void *bitmap = pram_bitmap(sb), *w = NULL;
-	u32 first = U32_MAX, at;
+	void *word = NULL, *w = NULL;
+	u32 bad = 0, nbad = 0;
 	unsigned int i;
 
 	if (!n)
@@ -312,21 +335,45 @@ void pram_free_blocks(struct super_block *sb, const u32 *blocks,
 	pram_tx_begin(sb);
 	mutex_lock(&sbi->s_lock);
 	for (i = 0; i < n; i++) {
-		at = blocks[i] / BITS_PER_LONG * sizeof(long);
+		if (!pram_block_taken(sb, blocks[i])) {
+			bad = blocks[i];
+			nbad++;
+			continue;
+		}
 		/* Neighbours share a word, and its window. */
-		if (pram_block_valid(&sbi->geo, blocks[i]) && at != first) {
+		if (pram_bitmap_word(sb, blocks[i]) != word) {
 			if (w)
 				pram_wp_close(sb, w, sizeof(long));
-			first = at;
-			pram_tx_log(sb, bitmap + first, sizeof(long));
-			w = pram_wp_open(sb, bitmap + first, sizeof(long));
+			word = pram_bitmap_word(sb, blocks[i]);
+			pram_tx_log(sb, word, sizeof(long));
+			w = pram_wp_open(sb, word, sizeof(long));
 		}
-		pram_free_bit(sb, w, first, blocks[i]);
+		__clear_bit_le(blocks[i] % BITS_PER_LONG, w);
+		pram_hold_freed(sb, blocks[i]);
 	}
 	if (w)
 		pram_wp_close(sb, w, sizeof(long));
 	mutex_unlock(&sbi->s_lock);
+	pram_report_unfreed(sb, bad, nbad);
 	pram_tx_end(sb);
+}
+
+/*
+ * Free @block through @w, a window onto the bitmap's @len bytes from
+ * byte @first on, under s_lock. Return: false for a block the window
+ * does not hold, outside the data area or already free.
+ */
+static bool pram_free_in_span(struct super_block *sb, void *w, u32 first,
+			      u32 len, u32 block)
+{
+	u32 bit = block - first * BITS_PER_BYTE;
+
+	if (!pram_block_taken(sb, block) || block < first * BITS_PER_BYTE ||
+	    bit >= len * BITS_PER_BYTE)
+		return false;
+	__clear_bit_le(bit, w);
+	pram_hold_freed(sb, block);
+	return true;
 }
 
 /**
@@ -337,12 +384,14 @@ void pram_free_blocks(struct super_block *sb, const u32 *blocks,
  * @first: the first byte of the bitmap span their bits lie in
  * @len: the span's length (pram_bitmap_span())
  *
- * A large truncate's whole column in one step: one log of the span and
- * one window over it, where pram_free_blocks() takes a word at a time.
+ * A large truncate's whole column in one step: the span logged (in
+ * pieces of whole journal lines) and one window over it, where
+ * pram_free_blocks() takes a word at a time.
  * The caller clears the entry that named @map_block in the same
  * transaction. The map block keeps its stale entries: it is free, and a
  * map block is zeroed when it is taken again. A block named twice, out
- * of the data area or already free is reported and left alone.
+ * of the data area or the span, or already free is reported and left
+ * alone.
  *
  * Return: how many blocks the file loses: the used entries and the map
  * block.
@@ -353,24 +402,27 @@ u32 pram_free_map(struct super_block *sb, u32 map_block, u32 entries,
 	struct pram_sb_info *sbi = PRAM_SB(sb);
 	const __le32 *map = pram_block_addr(sb, map_block);
 	void *span = pram_bitmap(sb) + first, *w;
-	u32 i, block, n = 1;
+	u32 i, block, n = 1, bad = 0, nbad = 0;
 
 	pram_tx_begin(sb);
 	mutex_lock(&sbi->s_lock);
-	for (i = 0; i < len; i += PRAM_TX_MAX_RANGE)
-		pram_tx_log(sb, span + i, min_t(u32, len - i, PRAM_TX_MAX_RANGE));
+	/* Whole journal lines a piece: as many lines as the span's bytes fill. */
+	for (i = 0; i < len; i += PRAM_FREE_LOG_PIECE)
+		pram_tx_log(sb, span + i, min_t(u32, len - i, PRAM_FREE_LOG_PIECE));
 	w = pram_wp_open(sb, span, len);
-	/* Taken before the blocks it names, it starts their run. */
-	pram_free_bit(sb, w, first, map_block);
-	for (i = 0; i < entries; i++) {
-		block = le32_to_cpu(map[i]);
-		if (block) {
-			pram_free_bit(sb, w, first, block);
-			n++;
+	for (i = 0; i <= entries; i++) {
+		block = i < entries ? le32_to_cpu(map[i]) : map_block;
+		if (!block)
+			continue;
+		n += i < entries;
+		if (!pram_free_in_span(sb, w, first, len, block)) {
+			bad = block;
+			nbad++;
 		}
 	}
 	pram_wp_close(sb, w, len);
 	mutex_unlock(&sbi->s_lock);
+	pram_report_unfreed(sb, bad, nbad);
 	pram_tx_end(sb);
 	return n;
 }

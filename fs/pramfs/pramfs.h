@@ -92,10 +92,12 @@ struct pram_sb_info {
 	u32			block_hint;	/* under s_lock */
 	unsigned long		*reserved;	/* a bit per block reserved or held */
 	unsigned long		nreserved;	/* how many, held ones too */
-	unsigned long		*held;		/* a bit per block held: freed, */
-	unsigned long		nheld;		/* not committed; how many */
-	unsigned long		held_lo;	/* the first and last words */
-	unsigned long		held_hi;	/* of held they lie in */
+	/* held: freed in the open transaction, not committed; balloc.c */
+	unsigned long		nheld;		/* how many */
+	u32			held_first[16];	/* the first of them */
+	unsigned long		*held;		/* the others, a bit per block, */
+	unsigned long		held_lo;	/* in these words of it */
+	unsigned long		held_hi;
 	u32			free_inodes;	/* under s_lock */
 	u32			inode_hint;	/* under s_lock */
 	/* writes of the superblock pair: the innermost lock */
