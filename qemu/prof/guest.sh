@@ -6,7 +6,7 @@
 # PRAMFS (4 KiB blocks, protection on; PROF_OPTS adds mount options; with
 # PROF_FS=pramfs-nojournal made without the journal), or
 # with PROF_FS=ext4-dax ext4 with DAX on the legacy pmem region, is made
-# at /mnt/b, then sync(2) starts the count (tbprof's reset) and
+# at /mnt/b (PROF_FS=tmpfs: tmpfs of the same size), then sync(2) starts the count (tbprof's reset) and
 # sethostname(2) ends it (stop): only WORKLOAD's N operations are counted.
 # pramfs.ko's symbols go to /host/kallsyms for the report.
 set -u
@@ -35,6 +35,8 @@ ext4-dax)
 	[ -n "$PMEM" ] || { echo "prof.sh: no pmem device for ext4-dax" >&2; exit 1; }
 	/usr/bin/mke2fs -q -F -t ext4 -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 \
 		"$PMEM" "${PROF_MB}M" && mount -t ext4 -o dax "$PMEM" $M ;;
+tmpfs)
+	mount -t tmpfs -o "size=${PROF_MB}M" none $M ;;
 *)
 	false ;;
 esac || exit 1
