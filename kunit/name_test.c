@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit tests for PRAMFS names (name.c): how many name records a name
+ * KUnit tests for PRAMFS names (name.c): a slot's checksum, sealed in
+ * place; how many name records a name
  * needs, and pram_entry_name() over an entry and its records, valid and
  * damaged each way the checks name.
  */
@@ -288,8 +289,38 @@ static void name_rec_fill_test(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, why, "bad checksum");
 }
 
+/*
+ * pram_slot_seal() stores what pram_slot_csum() computes, whatever the
+ * checksum field held, for slot numbers whose bytes all count.
+ */
+static void slot_seal_test(struct kunit *test)
+{
+	static const struct { u32 ino; u8 fill; __le32 old; } cases[] = {
+		{ 1, 0x00, 0 }, { 2, 0xa5, cpu_to_le32(0xdeadbeef) },
+		{ 0x12345678, 0x5a, cpu_to_le32(0x12345678) },
+		{ U32_MAX, 0xff, cpu_to_le32(U32_MAX) },
+	};
+	struct pram_inode *pi = kunit_kzalloc(test, sizeof(*pi), GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, pi);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		memset(pi, cases[i].fill, sizeof(*pi));
+		pi->i_size = cpu_to_le64(i);
+		pi->i_csum = cases[i].old;
+		pram_slot_seal(pi, cases[i].ino);
+		KUNIT_EXPECT_EQ_MSG(test, le32_to_cpu(pi->i_csum),
+				    pram_slot_csum(pi, cases[i].ino),
+				    "slot %u", cases[i].ino);
+		KUNIT_EXPECT_NE_MSG(test, le32_to_cpu(pi->i_csum),
+				    pram_slot_csum(pi, cases[i].ino + 1),
+				    "slot %u", cases[i].ino);
+	}
+}
+
 static struct kunit_case name_test_cases[] = {
 	KUNIT_CASE(name_recs_test),
+	KUNIT_CASE(slot_seal_test),
 	KUNIT_CASE_PARAM(name_test, name_gen_params),
 	KUNIT_CASE(name_rec_fill_test),
 	KUNIT_CASE(name_copy_test),

@@ -52,7 +52,6 @@ struct pram_feature {
 extern const struct pram_feature pram_features[PRAM_NR_FEATURES];
 const char *pram_feature_name(u32 bit);
 u32 pram_super_csum(const struct pram_super_block *ps);
-u32 pram_inode_csum(const struct pram_inode *pi, u32 ino);
 int pram_geometry_compute(struct pram_geometry *g, u64 size, u32 blocksize,
 			  u64 bpi, u64 ninodes, bool journal, const char **why);
 void pram_super_format(struct pram_super_block *ps,
@@ -292,6 +291,13 @@ static inline bool pram_is_long_name(const struct pram_inode *pi)
 
 /* name.c: entries' names, short and long, and link entries */
 u32 pram_slot_csum(const void *slot, u32 ino);
+void pram_slot_seal(void *slot, u32 ino);
+
+/* An inode's checksum: its slot's, seeded with its number. */
+static inline u32 pram_inode_csum(const struct pram_inode *pi, u32 ino)
+{
+	return pram_slot_csum(pi, ino);
+}
 unsigned int pram_name_recs(u32 len);
 int pram_name_rec_check(const struct pram_name_rec *nr, u32 rec,
 			const struct pram_geometry *g, const char **why);

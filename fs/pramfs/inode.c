@@ -111,7 +111,7 @@ void pram_record_end(struct super_block *sb, struct pram_inode *pi)
 	void *target = pram_wp_target(sb, pi);
 	u32 ino = (target - PRAM_SB(sb)->virt_addr) >> PRAM_INODE_BITS;
 
-	pi->i_csum = cpu_to_le32(pram_inode_csum(pi, ino));
+	pram_slot_seal(pi, ino);
 	pram_wp_close(sb, pi, PRAM_INODE_SIZE);
 	pram_record_unlock(sb, ino);
 	pram_tx_end(sb);
@@ -283,7 +283,7 @@ static int pram_check_record(struct super_block *sb, const struct pram_inode *pi
 	}
 	copy = *pi;
 	copy.i_links_count = cpu_to_le16(S_ISDIR(le16_to_cpu(pi->i_mode)) ? 2 : 1);
-	copy.i_csum = cpu_to_le32(pram_inode_csum(&copy, ino));
+	pram_slot_seal(&copy, ino);
 	return pram_inode_check(&copy, ino, &PRAM_SB(sb)->geo, why);
 }
 

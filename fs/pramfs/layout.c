@@ -61,17 +61,6 @@ u32 pram_super_csum(const struct pram_super_block *ps)
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_super_csum);
 
-/**
- * pram_inode_csum() - crc32c of an inode, seeded with its number
- * @pi: the inode
- * @ino: its inode number, so that an inode copied to another slot fails
- */
-u32 pram_inode_csum(const struct pram_inode *pi, u32 ino)
-{
-	return pram_slot_csum(pi, ino);
-}
-EXPORT_SYMBOL_IF_KUNIT(pram_inode_csum);
-
 static bool pram_blocksize_ok(u32 blocksize)
 {
 	return blocksize >= PRAM_MIN_BLOCK_SIZE &&
@@ -193,7 +182,7 @@ void pram_root_format(struct pram_inode *pi, umode_t mode, u32 uid, u32 gid,
 	pi->i_mtime = now;
 	pi->i_ctime = now;
 	pi->i_parent = cpu_to_le32(PRAM_ROOT_INO);
-	pi->i_csum = cpu_to_le32(pram_inode_csum(pi, PRAM_ROOT_INO));
+	pram_slot_seal(pi, PRAM_ROOT_INO);
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_root_format);
 
