@@ -253,11 +253,12 @@ void pram_index_refuse(struct pram_dir_index *idx, u32 ino)
 /**
  * pram_index_bad() - is @ino an entry of @idx that was refused?
  * @idx: the index, or NULL
- * @ino: an inode number
+ * @ino: an inode number, or 0 (the directory itself: never an entry)
  */
 bool pram_index_bad(struct pram_dir_index *idx, u32 ino)
 {
-	struct pram_dir_ent *ent = idx ? xa_load(&idx->entries, ino) : NULL;
+	struct pram_dir_ent *ent = idx && ino ? xa_load(&idx->entries, ino) :
+						NULL;
 
 	return ent && READ_ONCE(ent->bad);
 }

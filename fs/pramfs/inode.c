@@ -35,13 +35,21 @@ void pram_record_unlock(struct super_block *sb, u32 ino)
 	mutex_unlock(pram_record_mutex(sb, ino));
 }
 
-/*
+/**
+ * pram_record_open() - open inode @ino's on-media record for changes
+ * @sb: the superblock
+ * @ino: a valid inode number
+ * @logged: how many of its first bytes to save in the journal
+ *
  * The record's lock, its window, and its first @logged bytes in the
  * journal (of a free slot all zeros, what makes it free again: the undo
- * of a new record).
+ * of a new record). pram_record_begin() and its two variants in
+ * pramfs.h say how many.
+ *
+ * Return: the record, writable until pram_record_end().
  */
-static struct pram_inode *pram_record_open(struct super_block *sb, u32 ino,
-					   size_t logged)
+struct pram_inode *pram_record_open(struct super_block *sb, u32 ino,
+				    size_t logged)
 {
 	struct pram_inode *pi = pram_get_inode(sb, ino);
 
@@ -52,53 +60,6 @@ static struct pram_inode *pram_record_open(struct super_block *sb, u32 ino,
 	else if (logged)
 		pram_tx_log(sb, pi, logged);
 	return pram_wp_open(sb, pi, PRAM_INODE_SIZE);
-}
-
-/**
- * pram_record_begin() - open inode @ino's on-media record for changes
- * @sb: the superblock
- * @ino: a valid inode number
- *
- * Begins a transaction (or nests in the open one), takes the record's
- * lock, saves the record's attributes and list links (PRAM_INODE_LOGGED
- * bytes: two journal lines, not three) in the journal and opens a write
- * window over it; end with pram_record_end(), which checksums the record
- * and ends the transaction. Never nest two. The name must not change:
- * pram_record_begin_named() is for that.
- *
- * Return: the record, writable until pram_record_end().
- */
-struct pram_inode *pram_record_begin(struct super_block *sb, u32 ino)
-{
-	return pram_record_open(sb, ino, PRAM_INODE_LOGGED);
-}
-
-/**
- * pram_record_begin_named() - as pram_record_begin(), the name saved too
- * @sb: the superblock
- * @ino: a valid inode number
- *
- * Return: the record, writable (all of it) until pram_record_end().
- */
-struct pram_inode *pram_record_begin_named(struct super_block *sb, u32 ino)
-{
-	return pram_record_open(sb, ino, PRAM_INODE_SIZE);
-}
-
-/**
- * pram_record_begin_new() - as pram_record_begin(), for a free slot
- * @sb: the superblock
- * @ino: a free slot, just taken
- *
- * Its zeros are not saved in the journal: a power cut before the
- * commit leaves the record written, and recovery frees it as garbage
- * (only for records that tell so: see pram_new_slot()).
- *
- * Return: the record, writable until pram_record_end().
- */
-struct pram_inode *pram_record_begin_new(struct super_block *sb, u32 ino)
-{
-	return pram_record_open(sb, ino, 0);
 }
 
 /**

@@ -113,7 +113,11 @@ void pram_journal_fill(struct pram_journal_entry *e, u32 gen, u32 line,
 	e->e_offset = cpu_to_le64(offset);
 	e->e_len = cpu_to_le16(len);
 	e->e_line = cpu_to_le16(line);
-	memcpy(e->e_old, old, len);
+	/* A whole line's bytes, the usual case, are copied inline. */
+	if (len == PRAM_JOURNAL_DATA)
+		memcpy(e->e_old, old, PRAM_JOURNAL_DATA);
+	else
+		memcpy(e->e_old, old, len);
 	e->e_csum = cpu_to_le32(pram_journal_entry_csum(e));
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_journal_fill);

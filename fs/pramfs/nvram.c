@@ -480,25 +480,6 @@ take:
 }
 
 /**
- * pram_wp_open() - open a write window over [@addr, @addr + @len)
- * @sb: the superblock
- * @addr: first byte to write, in the NVRAM mapping
- * @len: bytes, over PRAM_WP_MAX_PAGES pages at most
- *
- * Every store PRAMFS makes to the NVRAM goes through a window: store
- * through the pointer returned, then close it with pram_wp_close() or
- * pram_wp_close_flushed(). Windows do not nest (but inside the
- * journal's, which a transaction holds open: see tx.c). Without protection
- * (noprotect, or before pram_wp_enable()) the window is @addr itself.
- *
- * Return: the writable address of @addr.
- */
-void *pram_wp_open(struct super_block *sb, void *addr, size_t len)
-{
-	return pram_crash_open(addr, len) ?: pram_wp_map(sb, addr, len);
-}
-
-/**
  * pram_wp_map() - the writable alias of a window, and nothing more
  * @sb: the superblock
  * @addr: first byte, in the NVRAM mapping
@@ -544,32 +525,9 @@ void *pram_wp_map(struct super_block *sb, void *addr, size_t len)
 	return pram_wp_slot_addr(pool, i) + offset_in_page(addr);
 }
 
-/**
- * pram_wp_close_flushed() - close a window whose stores bypassed the cache
- * @sb: the superblock
- * @waddr: as returned by pram_wp_open()
- * @len: as given to pram_wp_open()
- *
- * For stores already written back (memcpy_flushcache() and the like):
- * the fence orders them, then the window goes.
- */
-void pram_wp_close_flushed(struct super_block *sb, void *waddr, size_t len)
-{
-	if (pram_crash_close(waddr))
-		return;
-	pmem_wmb();
-	pram_wp_unmap(sb, waddr, len);
-}
-
-/**
- * pram_wp_unmap() - end a window from pram_wp_map()
- * @sb: the superblock
- * @waddr: as returned by pram_wp_map()
- * @len: as given to pram_wp_map()
- *
- * No fence: the caller made what it stored durable.
- */
-void pram_wp_unmap(struct super_block *sb, void *waddr, size_t len)
+/* pram_wp_unmap()'s work, inline in the closes every window ends with. */
+static __always_inline void pram_wp_release(struct super_block *sb,
+					     void *waddr, size_t len)
 {
 	struct pram_wp *wp = &PRAM_SB(sb)->wp;
 	struct pram_wp_pool *pool;
@@ -593,6 +551,19 @@ void pram_wp_unmap(struct super_block *sb, void *waddr, size_t len)
 		bitmap_clear(pool->busy, i, n);
 	preempt_enable();
 	migrate_enable();
+}
+
+/**
+ * pram_wp_unmap() - end a window from pram_wp_map()
+ * @sb: the superblock
+ * @waddr: as returned by pram_wp_map()
+ * @len: as given to pram_wp_map()
+ *
+ * No fence: the caller made what it stored durable.
+ */
+void pram_wp_unmap(struct super_block *sb, void *waddr, size_t len)
+{
+	pram_wp_release(sb, waddr, len);
 }
 
 /**
@@ -625,20 +596,14 @@ static void pram_wp_disable(struct pram_sb_info *sbi)
 {
 }
 
-void *pram_wp_open(struct super_block *sb, void *addr, size_t len)
-{
-	return pram_crash_open(addr, len) ?: addr;
-}
-
 void *pram_wp_map(struct super_block *sb, void *addr, size_t len)
 {
 	return addr;
 }
 
-void pram_wp_close_flushed(struct super_block *sb, void *waddr, size_t len)
+static inline void pram_wp_release(struct super_block *sb, void *waddr,
+				   size_t len)
 {
-	if (!pram_crash_close(waddr))
-		pmem_wmb();
 }
 
 void pram_wp_unmap(struct super_block *sb, void *waddr, size_t len)
@@ -656,6 +621,30 @@ void *pram_wp_target(struct super_block *sb, void *waddr)
 
 #endif /* CONFIG_PRAMFS_WRITE_PROTECT */
 
+/* The fence, then the window goes: inline in both closes. */
+static __always_inline void pram_wp_fence_release(struct super_block *sb,
+						  void *waddr, size_t len)
+{
+	if (pram_crash_close(waddr))
+		return;
+	pmem_wmb();
+	pram_wp_release(sb, waddr, len);
+}
+
+/**
+ * pram_wp_close_flushed() - close a window whose stores bypassed the cache
+ * @sb: the superblock
+ * @waddr: as returned by pram_wp_open()
+ * @len: as given to pram_wp_open()
+ *
+ * For stores already written back (memcpy_flushcache() and the like):
+ * the fence orders them, then the window goes.
+ */
+void pram_wp_close_flushed(struct super_block *sb, void *waddr, size_t len)
+{
+	pram_wp_fence_release(sb, waddr, len);
+}
+
 /**
  * pram_wp_close() - make the stores durable and close the window
  * @sb: the superblock
@@ -665,7 +654,7 @@ void *pram_wp_target(struct super_block *sb, void *waddr)
 void pram_wp_close(struct super_block *sb, void *waddr, size_t len)
 {
 	arch_wb_cache_pmem(waddr, len);
-	pram_wp_close_flushed(sb, waddr, len);
+	pram_wp_fence_release(sb, waddr, len);
 }
 
 /**

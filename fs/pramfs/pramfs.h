@@ -157,7 +157,6 @@ int pram_map(struct super_block *sb, u64 size);
 void pram_unmap(struct super_block *sb);
 int pram_wp_enable(struct super_block *sb, bool used);
 void pram_wp_exit(void);
-void *pram_wp_open(struct super_block *sb, void *addr, size_t len);
 void pram_wp_close(struct super_block *sb, void *waddr, size_t len);
 void *pram_wp_persist(struct super_block *sb, void *waddr, size_t len);
 void pram_wp_close_flushed(struct super_block *sb, void *waddr, size_t len);
@@ -194,6 +193,27 @@ static inline void pram_crash_commit_delay(void)
 }
 #endif
 
+/**
+ * pram_wp_open() - open a write window over [@addr, @addr + @len)
+ * @sb: the superblock
+ * @addr: first byte to write, in the NVRAM mapping
+ * @len: bytes, over PRAM_WP_MAX_PAGES pages at most
+ *
+ * Every store PRAMFS makes to the NVRAM goes through a window: store
+ * through the pointer returned, then close it with pram_wp_close() or
+ * pram_wp_close_flushed(). Windows do not nest (but inside the
+ * journal's, which a transaction holds open: see tx.c). Without protection
+ * (noprotect, or before pram_wp_enable()) the window is @addr itself.
+ * Inline: it is on every store's path.
+ *
+ * Return: the writable address of @addr.
+ */
+static inline void *pram_wp_open(struct super_block *sb, void *addr,
+				 size_t len)
+{
+	return pram_crash_open(addr, len) ?: pram_wp_map(sb, addr, len);
+}
+
 static inline void *pram_block_addr(struct super_block *sb, u32 block)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
@@ -206,11 +226,48 @@ void pram_tx_init(struct super_block *sb);
 int pram_tx_load(struct super_block *sb);
 bool pram_tx_pending(struct super_block *sb);
 void pram_tx_enable(struct super_block *sb, bool rw);
-void pram_tx_begin(struct super_block *sb);
+void pram_tx_enter(struct super_block *sb);
+void pram_tx_leave(struct super_block *sb);
 void pram_tx_begin_parts(struct super_block *sb);
 void pram_tx_checkpoint(struct super_block *sb);
 bool pram_tx_checkpoint_for(struct super_block *sb, u32 lines);
-void pram_tx_end(struct super_block *sb);
+
+/*
+ * Records' helpers nest in their operation's transaction: those begins
+ * and ends, and a filesystem without the journal, cost no call.
+ */
+
+/**
+ * pram_tx_begin() - begin a transaction, or nest in this task's
+ * @sb: the superblock, mounted read-write
+ */
+static inline void pram_tx_begin(struct super_block *sb)
+{
+	struct pram_tx *tx = &PRAM_SB(sb)->tx;
+
+	if (!tx->enabled)
+		return;
+	if (tx->owner == current)
+		tx->depth++;
+	else
+		pram_tx_enter(sb);
+}
+
+/**
+ * pram_tx_end() - end a transaction: the outermost one commits
+ * @sb: the superblock
+ */
+static inline void pram_tx_end(struct super_block *sb)
+{
+	struct pram_tx *tx = &PRAM_SB(sb)->tx;
+
+	if (!tx->enabled)
+		return;
+	if (tx->owner == current && tx->depth > 1)
+		tx->depth--;
+	else
+		pram_tx_leave(sb);
+}
 bool pram_tx_may_hold(struct super_block *sb);
 bool pram_tx_active(struct super_block *sb);
 bool pram_tx_room(struct super_block *sb, const void *addr, size_t len);
@@ -306,10 +363,59 @@ void pram_record_unlock(struct super_block *sb, u32 ino);
  * then one line (40 bytes), not two (48).
  */
 #define PRAM_INODE_LOGGED	roundup(PRAM_INODE_ATTRS, PRAM_JOURNAL_DATA)
-struct pram_inode *pram_record_begin(struct super_block *sb, u32 ino);
-struct pram_inode *pram_record_begin_named(struct super_block *sb, u32 ino);
-struct pram_inode *pram_record_begin_new(struct super_block *sb, u32 ino);
+struct pram_inode *pram_record_open(struct super_block *sb, u32 ino,
+				    size_t logged);
 void pram_record_end(struct super_block *sb, struct pram_inode *pi);
+
+/**
+ * pram_record_begin() - open inode @ino's on-media record for changes
+ * @sb: the superblock
+ * @ino: a valid inode number
+ *
+ * Begins a transaction (or nests in the open one), takes the record's
+ * lock, saves the record's attributes and list links (PRAM_INODE_LOGGED
+ * bytes: two journal lines, not three) in the journal and opens a write
+ * window over it; end with pram_record_end(), which checksums the record
+ * and ends the transaction. Never nest two. The name must not change:
+ * pram_record_begin_named() is for that.
+ *
+ * Return: the record, writable until pram_record_end().
+ */
+static inline struct pram_inode *pram_record_begin(struct super_block *sb,
+						   u32 ino)
+{
+	return pram_record_open(sb, ino, PRAM_INODE_LOGGED);
+}
+
+/**
+ * pram_record_begin_named() - as pram_record_begin(), the name saved too
+ * @sb: the superblock
+ * @ino: a valid inode number
+ *
+ * Return: the record, writable (all of it) until pram_record_end().
+ */
+static inline struct pram_inode *
+pram_record_begin_named(struct super_block *sb, u32 ino)
+{
+	return pram_record_open(sb, ino, PRAM_INODE_SIZE);
+}
+
+/**
+ * pram_record_begin_new() - as pram_record_begin(), for a free slot
+ * @sb: the superblock
+ * @ino: a free slot, just taken
+ *
+ * Its zeros are not saved in the journal: a power cut before the
+ * commit leaves the record written, and recovery frees it as garbage
+ * (only for records that tell so: see pram_new_slot()).
+ *
+ * Return: the record, writable until pram_record_end().
+ */
+static inline struct pram_inode *pram_record_begin_new(struct super_block *sb,
+						       u32 ino)
+{
+	return pram_record_open(sb, ino, 0);
+}
 void pram_record_patch(struct super_block *sb, u32 ino, __le32 *field,
 		       u32 value);
 void pram_record_clear(struct super_block *sb, u32 ino);

@@ -34,19 +34,15 @@ static struct pram_journal_head *pram_journal_head(struct super_block *sb)
 }
 
 /**
- * pram_tx_begin() - begin a transaction, or nest in this task's
- * @sb: the superblock, mounted read-write
+ * pram_tx_enter() - begin the outermost transaction of this task
+ * @sb: the superblock, mounted read-write, with the journal
+ *
+ * pram_tx_begin() in pramfs.h calls it when the task is in none.
  */
-void pram_tx_begin(struct super_block *sb)
+void pram_tx_enter(struct super_block *sb)
 {
 	struct pram_tx *tx = &PRAM_SB(sb)->tx;
 
-	if (!tx->enabled)
-		return;
-	if (tx->owner == current) {
-		tx->depth++;
-		return;
-	}
 	mutex_lock(&tx->lock);
 	tx->owner = current;
 	tx->depth = 1;
@@ -153,15 +149,16 @@ static void pram_tx_commit(struct super_block *sb)
 }
 
 /**
- * pram_tx_end() - end a transaction: the outermost one commits
- * @sb: the superblock
+ * pram_tx_leave() - end the outermost transaction: it commits
+ * @sb: the superblock, with the journal
+ *
+ * pram_tx_end() in pramfs.h calls it for all but a nested end; a call
+ * from a task in no transaction is a bug, and warns.
  */
-void pram_tx_end(struct super_block *sb)
+void pram_tx_leave(struct super_block *sb)
 {
 	struct pram_tx *tx = &PRAM_SB(sb)->tx;
 
-	if (!tx->enabled)
-		return;
 	if (WARN_ON_ONCE(tx->owner != current))
 		return;
 	if (--tx->depth)
