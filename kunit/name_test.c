@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests for PRAMFS names (name.c): a slot's checksum, sealed in
- * place; how many name records a name
- * needs, and pram_entry_name() over an entry and its records, valid and
- * damaged each way the checks name.
+ * place; how many name records a name needs, and pram_entry_name() over
+ * an entry and its records, valid and damaged each way the checks name.
  */
 #include <kunit/test.h>
 #include <linux/stat.h>
@@ -290,37 +289,78 @@ static void name_rec_fill_test(struct kunit *test)
 }
 
 /*
- * pram_slot_seal() stores what pram_slot_csum() computes, whatever the
- * checksum field held, for slot numbers whose bytes all count.
+ * pram_slot_seal() stores what pram_slot_csum() computes over the slot as
+ * it was, whatever the checksum field held, and changes no other byte.
+ * The first case's value is crc32c (seed ~0, no final inversion) of the
+ * bytes 02 00 00 00 and 124 zeros, worked out apart from the kernel.
  */
 static void slot_seal_test(struct kunit *test)
 {
-	static const struct { u32 ino; u8 fill; __le32 old; } cases[] = {
-		{ 1, 0x00, 0 }, { 2, 0xa5, cpu_to_le32(0xdeadbeef) },
-		{ 0x12345678, 0x5a, cpu_to_le32(0x12345678) },
-		{ U32_MAX, 0xff, cpu_to_le32(U32_MAX) },
+	static const struct {
+		u32 ino;
+		u8 fill;
+		__le32 old;
+		u32 csum;	/* 0: only as pram_slot_csum() gives it */
+	} cases[] = {
+		{ PRAM_ROOT_INO, 0x00, 0, 0x24fd0660 },
+		{ 1, 0x00, cpu_to_le32(0xdeadbeef), 0 },
+		{ 0x12345678, 0x5a, cpu_to_le32(0x12345678), 0 },
+		{ U32_MAX, 0xff, cpu_to_le32(U32_MAX), 0 },
 	};
 	struct pram_inode *pi = kunit_kzalloc(test, sizeof(*pi), GFP_KERNEL);
+	struct pram_inode *was = kunit_kzalloc(test, sizeof(*was), GFP_KERNEL);
 	unsigned int i;
+	u32 want;
 
 	KUNIT_ASSERT_NOT_NULL(test, pi);
+	KUNIT_ASSERT_NOT_NULL(test, was);
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		memset(pi, cases[i].fill, sizeof(*pi));
-		pi->i_size = cpu_to_le64(i);
+		if (cases[i].fill)
+			pi->i_size = cpu_to_le64(i);
 		pi->i_csum = cases[i].old;
+		*was = *pi;
+		want = cases[i].csum ?: pram_slot_csum(was, cases[i].ino);
 		pram_slot_seal(pi, cases[i].ino);
-		KUNIT_EXPECT_EQ_MSG(test, le32_to_cpu(pi->i_csum),
-				    pram_slot_csum(pi, cases[i].ino),
+		KUNIT_EXPECT_EQ_MSG(test, le32_to_cpu(pi->i_csum), want,
 				    "slot %u", cases[i].ino);
-		KUNIT_EXPECT_NE_MSG(test, le32_to_cpu(pi->i_csum),
-				    pram_slot_csum(pi, cases[i].ino + 1),
+		KUNIT_EXPECT_EQ_MSG(test, pram_slot_csum(was, cases[i].ino), want,
 				    "slot %u", cases[i].ino);
+		KUNIT_EXPECT_MEMEQ_MSG(test, (u8 *)pi + sizeof(pi->i_csum),
+				       (u8 *)was + sizeof(was->i_csum),
+				       sizeof(*pi) - sizeof(pi->i_csum),
+				       "slot %u", cases[i].ino);
+	}
+}
+
+/* A slot is clear only when every byte is zero, its mode first. */
+static void slot_is_clear_test(struct kunit *test)
+{
+	static const struct { unsigned int at; u8 byte; bool clear; } cases[] = {
+		{ 0, 0, true },
+		{ offsetof(struct pram_inode, i_mode), 0x80, false },
+		{ offsetof(struct pram_inode, i_mode) + 1, 0x81, false },
+		{ 0, 0x01, false },
+		{ PRAM_INODE_SIZE - 1, 0x01, false },
+	};
+	u8 *slot = kunit_kzalloc(test, PRAM_INODE_SIZE, GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, slot);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		memset(slot, 0, PRAM_INODE_SIZE);
+		slot[cases[i].at] = cases[i].byte;
+		KUNIT_EXPECT_EQ_MSG(test,
+				    pram_slot_is_clear((struct pram_inode *)slot),
+				    cases[i].clear, "byte %u = %#x", cases[i].at,
+				    cases[i].byte);
 	}
 }
 
 static struct kunit_case name_test_cases[] = {
 	KUNIT_CASE(name_recs_test),
 	KUNIT_CASE(slot_seal_test),
+	KUNIT_CASE(slot_is_clear_test),
 	KUNIT_CASE_PARAM(name_test, name_gen_params),
 	KUNIT_CASE(name_rec_fill_test),
 	KUNIT_CASE(name_copy_test),

@@ -4,7 +4,8 @@
  * the test guest only; never in a normal build).
  *
  * Every store PRAMFS makes goes through a write window, and every window
- * ends with a fence in pram_wp_close_flushed(): the persistence points.
+ * ends with a fence (pram_wp_fence_release(), in pram_wp_close() and
+ * pram_wp_close_flushed()): the persistence points.
  * With crash_after=N written to the module parameter, the first N
  * fences happen; at fence N+1 the power "goes": of the lines the window
  * being closed wrote, crash_tear chooses which reach the NVRAM (-1: none;

@@ -298,6 +298,7 @@ static inline u32 pram_inode_csum(const struct pram_inode *pi, u32 ino)
 {
 	return pram_slot_csum(pi, ino);
 }
+
 unsigned int pram_name_recs(u32 len);
 int pram_name_rec_check(const struct pram_name_rec *nr, u32 rec,
 			const struct pram_geometry *g, const char **why);
