@@ -123,11 +123,12 @@ static inline bool pram_mode_is_name(umode_t mode)
 /*
  * A slot as init= leaves it: every byte zero. A free slot (i_mode 0)
  * that is not is cleared after an unclean stop, by the mount and by
- * fsck.pramfs.
+ * fsck.pramfs. A slot in use (the usual case of a record about to
+ * change) is told by its mode, without a scan.
  */
 static inline bool pram_slot_is_clear(const struct pram_inode *pi)
 {
-	return !memchr_inv(pi, 0, PRAM_INODE_SIZE);
+	return !pi->i_mode && !memchr_inv(pi, 0, PRAM_INODE_SIZE);
 }
 
 /* An inode: a slot in use that is neither a link entry nor a name record. */
