@@ -81,7 +81,8 @@ bench: tree
 # WORKLOAD is create, unlink, meta, meta4k, replace, randwrite, randread,
 # write, read, remove, remove-random or mount, N operations (a default for each); build/prof/WORKLOAD.txt.
 # PROF_FS=ext4-dax profiles ext4 with DAX instead, PROF_FS=tmpfs tmpfs,
-# PROF_FS=pramfs-nojournal PRAMFS made without the journal; PROF_OPTS adds mount options (,noprotect).
+# PROF_FS=pramfs-nojournal PRAMFS made without the journal; PROF_OPTS
+# adds mount options (,noprotect).
 WORKLOAD ?= create
 N ?=
 profile: tree

@@ -554,19 +554,6 @@ static __always_inline void pram_wp_release(struct super_block *sb,
 }
 
 /**
- * pram_wp_unmap() - end a window from pram_wp_map()
- * @sb: the superblock
- * @waddr: as returned by pram_wp_map()
- * @len: as given to pram_wp_map()
- *
- * No fence: the caller made what it stored durable.
- */
-void pram_wp_unmap(struct super_block *sb, void *waddr, size_t len)
-{
-	pram_wp_release(sb, waddr, len);
-}
-
-/**
  * pram_wp_target() - where a window's writable address is in the mapping
  * @sb: the superblock
  * @waddr: an address inside an open window
@@ -606,10 +593,6 @@ static inline void pram_wp_release(struct super_block *sb, void *waddr,
 {
 }
 
-void pram_wp_unmap(struct super_block *sb, void *waddr, size_t len)
-{
-}
-
 void pram_wp_exit(void)
 {
 }
@@ -620,6 +603,19 @@ void *pram_wp_target(struct super_block *sb, void *waddr)
 }
 
 #endif /* CONFIG_PRAMFS_WRITE_PROTECT */
+
+/**
+ * pram_wp_unmap() - end a window from pram_wp_map()
+ * @sb: the superblock
+ * @waddr: as returned by pram_wp_map()
+ * @len: as given to pram_wp_map()
+ *
+ * No fence: the caller made what it stored durable.
+ */
+void pram_wp_unmap(struct super_block *sb, void *waddr, size_t len)
+{
+	pram_wp_release(sb, waddr, len);
+}
 
 /* The fence, then the window goes: inline in both closes. */
 static __always_inline void pram_wp_fence_release(struct super_block *sb,

@@ -268,6 +268,7 @@ static inline void pram_tx_end(struct super_block *sb)
 	else
 		pram_tx_leave(sb);
 }
+
 bool pram_tx_may_hold(struct super_block *sb);
 bool pram_tx_active(struct super_block *sb);
 bool pram_tx_room(struct super_block *sb, const void *addr, size_t len);
@@ -416,6 +417,7 @@ static inline struct pram_inode *pram_record_begin_new(struct super_block *sb,
 {
 	return pram_record_open(sb, ino, 0);
 }
+
 void pram_record_patch(struct super_block *sb, u32 ino, __le32 *field,
 		       u32 value);
 void pram_record_clear(struct super_block *sb, u32 ino);
