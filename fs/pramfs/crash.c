@@ -149,7 +149,7 @@ static void pram_crash_tear(void *waddr)
 			       pram_crash_saved + line * PRAM_JOURNAL_LINE,
 			       PRAM_JOURNAL_LINE);
 	}
-	arch_wb_cache_pmem(wstart, pram_crash_saved_len);
+	pram_wb(wstart, pram_crash_saved_len);
 }
 
 /**

@@ -135,7 +135,7 @@ static void pram_add_blocks(struct inode *inode, long n)
 static void pram_zero(void *addr, size_t len)
 {
 	memset(addr, 0, len);
-	arch_wb_cache_pmem(addr, len);
+	pram_wb(addr, len);
 }
 
 /* Zero [@addr, @addr + @len) of the NVRAM through a window of its own. */
@@ -168,7 +168,7 @@ static size_t pram_copy_in(void *w, size_t len, struct iov_iter *from)
 	pagefault_enable();
 
 	if (!IS_ENABLED(CONFIG_ARCH_HAS_UACCESS_FLUSHCACHE))
-		arch_wb_cache_pmem(w, done);
+		pram_wb(w, done);
 	return done;
 }
 

@@ -4,9 +4,10 @@
  * and the window in which PRAMFS writes to it.
  *
  * The range is mapped write-back (cached) with memremap(); stores are
- * made durable by writing the cache lines back (arch_wb_cache_pmem) and
- * fencing (pmem_wmb) when a write window closes. With write protection
- * the mapping is read-only and the windows are the only way to write.
+ * made durable by writing the cache lines back (pram_wb(), x86's clwb
+ * inline) and fencing (pmem_wmb) when a write window closes. With write
+ * protection the mapping is read-only and the windows are the only way
+ * to write.
  */
 #include <linux/io.h>
 #include <linux/ioport.h>
@@ -649,7 +650,7 @@ void pram_wp_close_flushed(struct super_block *sb, void *waddr, size_t len)
  */
 void pram_wp_close(struct super_block *sb, void *waddr, size_t len)
 {
-	arch_wb_cache_pmem(waddr, len);
+	pram_wb(waddr, len);
 	pram_wp_fence_release(sb, waddr, len);
 }
 
@@ -670,7 +671,7 @@ void *pram_wp_persist(struct super_block *sb, void *waddr, size_t len)
 {
 	void *scratch;
 
-	arch_wb_cache_pmem(waddr, len);
+	pram_wb(waddr, len);
 	if (pram_crash_close(waddr))
 		return waddr;
 	pmem_wmb();

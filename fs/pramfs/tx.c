@@ -102,7 +102,7 @@ static void *pram_tx_lines_open(struct super_block *sb, u32 line, u32 n)
 /* Make lines from pram_tx_lines_open() durable: a persistence point. */
 static void pram_tx_lines_close(void *w, u32 n)
 {
-	arch_wb_cache_pmem(w, n * PRAM_JOURNAL_LINE);
+	pram_wb(w, n * PRAM_JOURNAL_LINE);
 	if (!pram_crash_close(w))
 		pmem_wmb();
 }
