@@ -149,7 +149,8 @@ void pram_unmap(struct super_block *sb)
  * 4 KiB PTEs of its own. A window takes one or more consecutive slots of
  * the CPU it runs on, pins the task there (migrate_disable()) and points
  * the slots' PTEs at the pages to write, writable; closing it clears the
- * PTEs.
+ * PTEs. A window opened inside its transaction's journal window, which
+ * pins the task until the commit, takes no pin of its own.
  *
  * No other CPU ever uses a slot, so no other CPU can hold a translation
  * of it, and no IPI is needed. The CPU that used a closed slot may still
@@ -209,6 +210,7 @@ struct pram_wp_pool {
 	void		**target;	/* the page each slot maps */
 	unsigned long	*busy;		/* slots in use */
 	unsigned long	*stale;		/* used since the last flush */
+	unsigned long	*pinned;	/* a window's first slot, if it pinned */
 	unsigned int	next;		/* where the search starts */
 };
 
@@ -294,7 +296,9 @@ static int pram_wp_pool_init(struct pram_wp_pool *pool)
 				GFP_KERNEL);
 	pool->busy = bitmap_zalloc(pool->slots, GFP_KERNEL);
 	pool->stale = bitmap_zalloc(pool->slots, GFP_KERNEL);
-	if (!pool->pte || !pool->target || !pool->busy || !pool->stale)
+	pool->pinned = bitmap_zalloc(pool->slots, GFP_KERNEL);
+	if (!pool->pte || !pool->target || !pool->busy || !pool->stale ||
+	    !pool->pinned)
 		return -ENOMEM;
 	return pram_wp_area_init(pool);
 }
@@ -307,6 +311,7 @@ static void pram_wp_pool_free(struct pram_wp_pool *pool)
 	kvfree(pool->target);
 	bitmap_free(pool->busy);
 	bitmap_free(pool->stale);
+	bitmap_free(pool->pinned);
 }
 
 static void pram_wp_pools_free(struct pram_wp_pool __percpu *pools)
@@ -480,6 +485,28 @@ take:
 	return i;
 }
 
+/* Is the task pinned to its CPU, as each window needs until it closes? */
+static inline bool pram_wp_task_pinned(void)
+{
+#ifdef CONFIG_SMP
+	return current->migration_disabled;
+#else
+	return true;
+#endif
+}
+
+/*
+ * Does the task stay on this CPU already, for as long as a window it
+ * opens now? Its transaction's journal window (tx.c) pins it until the
+ * commit, and the windows of a transaction close before it commits.
+ */
+static bool pram_wp_tx_pinned(struct super_block *sb)
+{
+	struct pram_tx *tx = &PRAM_SB(sb)->tx;
+
+	return tx->owner == current && tx->window;
+}
+
 /**
  * pram_wp_map() - the writable alias of a window, and nothing more
  * @sb: the superblock
@@ -500,24 +527,34 @@ void *pram_wp_map(struct super_block *sb, void *addr, size_t len)
 	unsigned long pfn = PHYS_PFN(sbi->phys_addr + (target - sbi->virt_addr));
 	unsigned int n = DIV_ROUND_UP(offset_in_page(addr) + len, PAGE_SIZE), k;
 	struct pram_wp_pool *pool;
+	bool pin;
 	int i;
 
 	if (!sbi->wp.enabled)
 		return addr;
 	if (WARN_ON_ONCE(n > PRAM_WP_MAX_PAGES))
 		n = PRAM_WP_MAX_PAGES;
-	migrate_disable();
+	/* Inside the journal's window, a record's costs no pin of its own. */
+	pin = !pram_wp_tx_pinned(sb);
+	if (pin)
+		migrate_disable();
+	else
+		sbi->wp.lent++;
 	for (;;) {
 		preempt_disable();
 		pool = this_cpu_ptr(sbi->wp.pools);
 		i = pram_wp_take_slots(pool, n);
+		if (i >= 0 && pin)
+			__set_bit(i, pool->pinned);
 		preempt_enable();
 		if (i >= 0)
 			break;
 		/* The slots of this CPU are in use: wait for some. */
-		migrate_enable();
+		if (pin)
+			migrate_enable();
 		schedule_timeout_uninterruptible(1);
-		migrate_disable();
+		if (pin)
+			migrate_disable();
 	}
 	for (k = 0; k < n; k++) {
 		pool->target[i + k] = target + k * PAGE_SIZE;
@@ -534,10 +571,12 @@ static __always_inline void pram_wp_release(struct super_block *sb,
 	struct pram_wp_pool *pool;
 	unsigned int i, n, k;
 	unsigned long bits;
+	bool pinned;
 
 	if (!wp->enabled)
 		return;
 	/* Still on the CPU that opened the window. */
+	WARN_ON_ONCE(!pram_wp_task_pinned());
 	pool = this_cpu_ptr(wp->pools);
 	i = pram_wp_slot_of(pool, waddr);
 	n = min(DIV_ROUND_UP(offset_in_page(waddr) + len, PAGE_SIZE),
@@ -550,7 +589,14 @@ static __always_inline void pram_wp_release(struct super_block *sb,
 		pool->busy[BIT_WORD(i)] &= ~bits;
 	else
 		bitmap_clear(pool->busy, i, n);
+	pinned = __test_and_clear_bit(i, pool->pinned);
 	preempt_enable();
+	if (!pinned) {
+		wp->lent--;
+		return;
+	}
+	/* The journal's window goes last: the others rely on its pin. */
+	WARN_ON_ONCE(wp->lent && waddr == PRAM_SB(sb)->tx.window);
 	migrate_enable();
 }
 

@@ -61,6 +61,7 @@ struct pram_wp_pool;	/* a CPU's window slots, nvram.c */
 struct pram_wp {
 	bool				enabled;
 	struct pram_wp_pool __percpu	*pools;	/* shared by all mounts */
+	unsigned int			lent;	/* windows in tx.window's pin */
 };
 
 /* The most bytes one pram_tx_log() call saves: a block. */
