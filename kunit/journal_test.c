@@ -74,9 +74,8 @@ static void j_one(struct jimg *j) { jlog(j, 1, INODE_3, 44); }
 
 static void j_record(struct jimg *j)
 {
-	jlog(j, 1, INODE_3, 44);
-	jlog(j, 2, INODE_3 + 44, 44);
-	jlog(j, 3, INODE_3 + 88, 40);
+	pram_journal_fill_lines(&j->e[1], jgen(j), 1, INODE_3,
+				j->base + INODE_3, PRAM_INODE_SIZE);
 }
 
 /* Committed: j_gen moved on, the lines stay but are stale. */
@@ -225,9 +224,43 @@ static void head_test(struct kunit *test)
 /* Log the 128 bytes at @off in three lines from @line, as a record is. */
 static void jlog_record(struct jimg *j, u32 line, u64 off)
 {
-	jlog(j, line, off, 44);
-	jlog(j, line + 1, off + 44, 44);
-	jlog(j, line + 2, off + 88, PRAM_SB_SIZE - 88);
+	pram_journal_fill_lines(&j->e[line], jgen(j), line, off, j->base + off,
+				PRAM_SB_SIZE);
+}
+
+/*
+ * A range's entries are those of pram_journal_fill(), one a line from
+ * @line on, the last holding what is left; the line after is untouched.
+ */
+static const u32 fill_lines_lens[] = { 1, 43, 44, 45, 88, 100, 128 };
+
+static void fill_lines_test(struct kunit *test)
+{
+	struct pram_journal_entry one;
+	u32 i, k, n, len, at;
+	struct jimg j;
+
+	jimg_init(test, &j);
+	for (i = 0; i < INODE_3 + PRAM_INODE_SIZE; i++)
+		j.base[i] = i * 13;
+	for (i = 0; i < ARRAY_SIZE(fill_lines_lens); i++) {
+		len = fill_lines_lens[i];
+		memset(&j.e[5], 0xa5, 4 * sizeof(one));
+		n = pram_journal_fill_lines(&j.e[5], 9, 5, INODE_3,
+					    j.base + INODE_3, len);
+		KUNIT_EXPECT_EQ(test, n, DIV_ROUND_UP(len, PRAM_JOURNAL_DATA));
+		for (k = 0; k < n; k++) {
+			at = k * PRAM_JOURNAL_DATA;
+			pram_journal_fill(&one, 9, 5 + k, INODE_3 + at,
+					  j.base + INODE_3 + at,
+					  min_t(u32, len - at, PRAM_JOURNAL_DATA));
+			KUNIT_EXPECT_MEMEQ_MSG(test, &j.e[5 + k], &one,
+					       sizeof(one), "len %u line %u",
+					       len, k);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, j.e[5 + n].e_line, cpu_to_le16(0xa5a5),
+				    "len %u", len);
+	}
 }
 
 /* Entries that put @byte over the superblock at @off. */
@@ -345,6 +378,7 @@ static struct kunit_case pramfs_journal_cases[] = {
 	KUNIT_CASE_PARAM(undo_test, undo_gen_params),
 	KUNIT_CASE(restore_test),
 	KUNIT_CASE(head_test),
+	KUNIT_CASE(fill_lines_test),
 	KUNIT_CASE(check_undo_test),
 	KUNIT_CASE_PARAM(move_on_test, move_gen_params),
 	{}

@@ -188,6 +188,8 @@ int pram_journal_check_head(const struct pram_journal_head *h,
 			    const char **why);
 void pram_journal_fill(struct pram_journal_entry *e, u32 gen, u32 line,
 		       u64 offset, const void *old, u32 len);
+u32 pram_journal_fill_lines(struct pram_journal_entry *e, u32 gen, u32 line,
+			    u64 offset, const void *old, u32 len);
 bool pram_journal_entry_valid(const struct pram_journal_entry *e, u32 gen,
 			      u32 line, const struct pram_geometry *g);
 int pram_journal_pending(const void *area, const struct pram_geometry *g);

@@ -96,17 +96,10 @@ int pram_journal_check_head(const struct pram_journal_head *h,
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_journal_check_head);
 
-/**
- * pram_journal_fill() - fill in an entry for @len old bytes at @offset
- * @e: the entry, a whole line
- * @gen: the open transaction's generation
- * @line: the entry's line number
- * @offset: where the bytes are, from the start of the filesystem
- * @old: their contents now, before the change
- * @len: 1 to PRAM_JOURNAL_DATA
- */
-void pram_journal_fill(struct pram_journal_entry *e, u32 gen, u32 line,
-		       u64 offset, const void *old, u32 len)
+/* pram_journal_fill()'s work, inline in pram_journal_fill_lines() too. */
+static inline void pram_journal_fill_one(struct pram_journal_entry *e,
+					 u32 gen, u32 line, u64 offset,
+					 const void *old, u32 len)
 {
 	memset(e, 0, sizeof(*e));
 	e->e_gen = cpu_to_le32(gen);
@@ -120,7 +113,51 @@ void pram_journal_fill(struct pram_journal_entry *e, u32 gen, u32 line,
 		memcpy(e->e_old, old, len);
 	e->e_csum = cpu_to_le32(pram_journal_entry_csum(e));
 }
+
+/**
+ * pram_journal_fill() - fill in an entry for @len old bytes at @offset
+ * @e: the entry, a whole line
+ * @gen: the open transaction's generation
+ * @line: the entry's line number
+ * @offset: where the bytes are, from the start of the filesystem
+ * @old: their contents now, before the change
+ * @len: 1 to PRAM_JOURNAL_DATA
+ */
+void pram_journal_fill(struct pram_journal_entry *e, u32 gen, u32 line,
+		       u64 offset, const void *old, u32 len)
+{
+	pram_journal_fill_one(e, gen, line, offset, old, len);
+}
 EXPORT_SYMBOL_IF_KUNIT(pram_journal_fill);
+
+/**
+ * pram_journal_fill_lines() - the entries for @len old bytes at @offset
+ * @e: the first entry, followed by the others
+ * @gen: the open transaction's generation
+ * @line: the first entry's line number
+ * @offset: where the bytes are, from the start of the filesystem
+ * @old: their contents now, before the change
+ * @len: how many, PRAM_JOURNAL_DATA a line
+ *
+ * One call for a range (a record is two or three lines), each line an
+ * entry of its own, checksummed, as pram_journal_fill() makes it.
+ *
+ * Return: the lines filled, DIV_ROUND_UP(@len, PRAM_JOURNAL_DATA).
+ */
+u32 pram_journal_fill_lines(struct pram_journal_entry *e, u32 gen, u32 line,
+			    u64 offset, const void *old, u32 len)
+{
+	u32 i, n = DIV_ROUND_UP(len, PRAM_JOURNAL_DATA), at;
+
+	for (i = 0; i < n; i++) {
+		at = i * PRAM_JOURNAL_DATA;
+		pram_journal_fill_one(&e[i], gen, line + i, offset + at,
+				      (const u8 *)old + at,
+				      min_t(u32, len - at, PRAM_JOURNAL_DATA));
+	}
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_journal_fill_lines);
 
 /*
  * The ranges an entry may restore: the superblocks, the inode table and

@@ -252,7 +252,8 @@ bool pram_tx_checkpoint_for(struct super_block *sb, u32 lines)
  * The bytes after are still as the transaction found them, since every
  * change is logged before it is made.
  */
-static u32 pram_tx_logged_head(struct pram_tx *tx, u64 off, u32 len)
+static __always_inline u32 pram_tx_logged_head(struct pram_tx *tx, u64 off,
+						u32 len)
 {
 	u64 at = off, start, end;
 	unsigned int i;
@@ -322,15 +323,17 @@ bool pram_tx_room(struct super_block *sb, const void *addr, size_t len)
  * Save the bytes of [@addr, @addr + @len) that the transaction has not
  * logged yet, but only those of the first @saved (@len, or less when
  * none of the range is logged), and count the whole range as logged.
+ * Inline in its two callers, with the search of the ranges logged: on
+ * every record change.
  */
-static void pram_tx_save(struct super_block *sb, const void *addr, u32 len,
-			 u32 saved)
+static __always_inline void pram_tx_save(struct super_block *sb,
+					 const void *addr, u32 len, u32 saved)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
 	struct pram_tx *tx = &sbi->tx;
 	struct pram_journal_entry *e;
 	u64 off = addr - sbi->virt_addr;
-	u32 n, i, piece, head;
+	u32 n, head;
 
 	head = pram_tx_logged_head(tx, off, len);
 	if (head == len)
@@ -352,13 +355,7 @@ static void pram_tx_save(struct super_block *sb, const void *addr, u32 len,
 	len -= head;
 	saved -= min(head, saved);
 	e = pram_tx_lines_open(sb, tx->next, n);
-	for (i = 0; i < n; i++) {
-		piece = min_t(u32, saved - i * PRAM_JOURNAL_DATA,
-			      PRAM_JOURNAL_DATA);
-		pram_journal_fill(&e[i], tx->gen, tx->next + i,
-				  off + i * PRAM_JOURNAL_DATA,
-				  addr + i * PRAM_JOURNAL_DATA, piece);
-	}
+	pram_journal_fill_lines(e, tx->gen, tx->next, off, addr, saved);
 	pram_tx_lines_close(e, n);
 	tx->next += n;
 	tx->logged[tx->nlogged].off = off;

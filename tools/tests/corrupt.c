@@ -303,15 +303,11 @@ static struct pram_journal_head *jhead(void)
 static void c_journal_undo(void)
 {
 	struct pram_journal_entry *e = (void *)jhead();
-	u32 f3 = ino("/a/f3"), gen = le32_to_cpu(jhead()->j_gen), i, n;
+	u32 f3 = ino("/a/f3"), gen = le32_to_cpu(jhead()->j_gen);
 	u64 off = pram_ino_offset(f3);
 
-	for (i = 0; i * PRAM_JOURNAL_DATA < PRAM_INODE_SIZE; i++) {
-		n = min_t(u32, PRAM_INODE_SIZE - i * PRAM_JOURNAL_DATA,
-			  PRAM_JOURNAL_DATA);
-		pram_journal_fill(&e[1 + i], gen, 1 + i, off + i * PRAM_JOURNAL_DATA,
-				  img.base + off + i * PRAM_JOURNAL_DATA, n);
-	}
+	pram_journal_fill_lines(&e[1], gen, 1, off, img.base + off,
+				PRAM_INODE_SIZE);
 	memset(rec(f3)->i_name, 0, PRAM_NAME_LEN);
 	memcpy(rec(f3)->i_name, "cut", 3);
 	resum(f3);
