@@ -37,14 +37,14 @@ static struct pram_inode *pram_dir_record(struct inode *dir)
 }
 
 /* Where the forward link after @ino (the list head for 0) is. */
-static __le32 *pram_next_field(struct inode *dir, u32 ino)
+static inline __le32 *pram_next_field(struct inode *dir, u32 ino)
 {
 	return ino ? &pram_get_inode(dir->i_sb, ino)->i_next :
 		     &pram_dir_record(dir)->i_type.dir.head;
 }
 
 /* Where the backward link before @ino (the list tail for 0) is. */
-static __le32 *pram_prev_field(struct inode *dir, u32 ino)
+static inline __le32 *pram_prev_field(struct inode *dir, u32 ino)
 {
 	return ino ? &pram_get_inode(dir->i_sb, ino)->i_prev :
 		     &pram_dir_record(dir)->i_type.dir.tail;

@@ -316,7 +316,30 @@ void pram_name_store(struct pram_inode *pi, const char *name, u32 len,
 void pram_name_clear(struct pram_inode *pi);
 void pram_name_rec_fill(struct pram_name_rec *nr, u32 rec, u32 owner,
 			const char *name, u32 len, unsigned int i);
-u32 pram_name_rec_at(const struct pram_inode *pi, unsigned int i);
-u32 pram_link_target(const struct pram_inode *pi);
+
+/**
+ * pram_name_rec_at() - the number of entry @pi's name record @i, or 0
+ * @pi: an entry
+ * @i: 0 or 1
+ */
+static inline u32 pram_name_rec_at(const struct pram_inode *pi,
+				   unsigned int i)
+{
+	if (!pram_is_long_name(pi) || i >= PRAM_NAME_RECS)
+		return 0;
+	return le32_to_cpu(pi->i_long.l_rec[i]);
+}
+
+/**
+ * pram_link_target() - the inode an entry names
+ * @pi: an entry: an inode's own, or a link entry
+ * Return: the inode number, unchecked; 0 for an entry that is an inode.
+ */
+static inline u32 pram_link_target(const struct pram_inode *pi)
+{
+	if (!pram_mode_is_link(le16_to_cpu(pi->i_mode)))
+		return 0;
+	return le32_to_cpu(pi->i_type.link.ino);
+}
 
 #endif /* _PRAMFS_FORMAT_H */

@@ -102,19 +102,6 @@ int pram_name_rec_check(const struct pram_name_rec *nr, u32 rec,
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_name_rec_check);
 
-/**
- * pram_name_rec_at() - the number of entry @pi's name record @i, or 0
- * @pi: an entry
- * @i: 0 or 1
- */
-u32 pram_name_rec_at(const struct pram_inode *pi, unsigned int i)
-{
-	if (!pram_is_long_name(pi) || i >= PRAM_NAME_RECS)
-		return 0;
-	return le32_to_cpu(pi->i_long.l_rec[i]);
-}
-EXPORT_SYMBOL_IF_KUNIT(pram_name_rec_at);
-
 /*
  * Append name record @rec of entry @ino's long name to @buf at *@len;
  * @last: it is the name's last record. @rec is checked here, as read
@@ -301,16 +288,3 @@ void pram_name_rec_fill(struct pram_name_rec *nr, u32 rec, u32 owner,
 	pram_slot_seal(nr, rec);
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_name_rec_fill);
-
-/**
- * pram_link_target() - the inode an entry names
- * @pi: an entry: an inode's own, or a link entry
- * Return: the inode number, unchecked; 0 for an entry that is an inode.
- */
-u32 pram_link_target(const struct pram_inode *pi)
-{
-	if (!pram_mode_is_link(le16_to_cpu(pi->i_mode)))
-		return 0;
-	return le32_to_cpu(pi->i_type.link.ino);
-}
-EXPORT_SYMBOL_IF_KUNIT(pram_link_target);
