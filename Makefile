@@ -5,7 +5,7 @@
 
 SHELL := /bin/bash
 
-.PHONY: all deps tree kunit guest module selftests tools tools-static initramfs lint run check crash fuzz bench bench-quick profile clean
+.PHONY: all deps tree kunit guest module selftests tools tools-static initramfs lint run check crash fuzz bench bench-quick ab profile clean
 
 all: initramfs
 
@@ -90,6 +90,12 @@ profile: tree
 
 bench-quick: tree
 	@qemu/bench/run --quick
+
+# A same-boot A/B of the small-file loop (qemu/bench/ab): the module of
+# the revision REV and the working tree's, ROUNDS rounds in one guest.
+ROUNDS ?= 8
+ab: tree
+	@qemu/bench/ab $(REV) $(ROUNDS)
 
 clean:
 	rm -rf build
