@@ -154,13 +154,16 @@ void pram_unmap(struct super_block *sb)
  *
  * No other CPU ever uses a slot, so no other CPU can hold a translation
  * of it, and no IPI is needed. The CPU that used a closed slot may still
- * hold its translation in its TLB: a slot is therefore used once between
+ * hold its translation in its TLB: a slot therefore maps one page between
  * two flushes of that CPU's TLB, which happen when all its free slots
  * have been used (a full local flush per pool of slots used: the pool is
  * large because after a flush every translation is refilled, which under
- * QEMU's TCG costs more than the windows themselves).
- * What remains: until then, a stray write through that slot's address,
- * which nothing outside this file knows, could reach the page it last
+ * QEMU's TCG costs more than the windows themselves). A window over the
+ * page a free slot mapped last takes that slot again (the pool remembers
+ * the last window of PRAM_WP_RECENT pages): the TLB may hold it still,
+ * and under TCG a fill costs more than the window's instructions.
+ * What remains: until the flush, a stray write through that slot's
+ * address, which nothing outside this file knows, could reach the page it
  * mapped. A stray pointer into the filesystem points into the main
  * mapping, which is never writable.
  *
@@ -203,6 +206,9 @@ MODULE_PARM_DESC(wp_slots, "write-window slots per CPU, "
 		 __stringify(PRAM_WP_MAX_SLOTS) " (default "
 		 __stringify(PRAM_WP_DEFAULT_SLOTS) ")");
 
+/* Windows a pool remembers, to map their pages again (a power of 2). */
+#define PRAM_WP_RECENT		16
+
 struct pram_wp_pool {
 	unsigned int	slots;		/* wp_slots when it was made */
 	void		*base;		/* slot i is page i of this area */
@@ -212,6 +218,8 @@ struct pram_wp_pool {
 	unsigned long	*stale;		/* used since the last flush */
 	unsigned long	*pinned;	/* a window's first slot, if it pinned */
 	unsigned int	next;		/* where the search starts */
+	/* by page: 1 + the first slot of the last window over it, or 0 */
+	unsigned int	recent[PRAM_WP_RECENT];
 };
 
 static DEFINE_MUTEX(pram_wp_pools_lock);
@@ -454,11 +462,43 @@ static void pram_wp_mark(struct pram_wp_pool *pool, unsigned int i,
 	bitmap_set(pool->stale, i, n);
 }
 
+static unsigned int *pram_wp_recent(struct pram_wp_pool *pool, void *target)
+{
+	return &pool->recent[((unsigned long)target >> PAGE_SHIFT) &
+			     (PRAM_WP_RECENT - 1)];
+}
+
+/*
+ * The @n slots a window over the pages from @target took last, if they
+ * are free and have mapped nothing else since: what this CPU's TLB may
+ * hold of them is a translation to those very pages, so they may map
+ * them again before the next flush. Under TCG a TLB fill costs more than
+ * a window's instructions, and a create writes the same inode table
+ * page, its directory's record and the journal operation after
+ * operation. -1 if there are none. Called with preemption off.
+ */
+static int pram_wp_take_again(struct pram_wp_pool *pool, void *target,
+			      unsigned int n)
+{
+	unsigned int i = *pram_wp_recent(pool, target), k;
+
+	if (!i-- || i + n > pool->slots)
+		return -1;
+	for (k = 0; k < n; k++)
+		if (pool->target[i + k] != target + k * PAGE_SIZE ||
+		    test_bit(i + k, pool->busy))
+			return -1;
+	pram_wp_mark(pool, i, n);
+	return i;
+}
+
 /*
  * @n consecutive free slots of this CPU's pool that its TLB cannot hold,
- * or -1 if there are not so many. Called with preemption off.
+ * or -1 if there are not so many, for a window over the pages from
+ * @target. Called with preemption off.
  */
-static int pram_wp_take_slots(struct pram_wp_pool *pool, unsigned int n)
+static int pram_wp_take_slots(struct pram_wp_pool *pool, void *target,
+			      unsigned int n)
 {
 	unsigned long i = pool->next, bits = pram_wp_bits(i, n);
 
@@ -482,6 +522,7 @@ take:
 	/* A busy slot is stale too, so these are free. */
 	pram_wp_mark(pool, i, n);
 	pool->next = i + n;
+	*pram_wp_recent(pool, target) = i + 1;
 	return i;
 }
 
@@ -543,7 +584,9 @@ void *pram_wp_map(struct super_block *sb, void *addr, size_t len)
 	for (;;) {
 		preempt_disable();
 		pool = this_cpu_ptr(sbi->wp.pools);
-		i = pram_wp_take_slots(pool, n);
+		i = pram_wp_take_again(pool, target, n);
+		if (i < 0)
+			i = pram_wp_take_slots(pool, target, n);
 		if (i >= 0 && pin)
 			__set_bit(i, pool->pinned);
 		preempt_enable();
