@@ -160,8 +160,9 @@ void pram_unmap(struct super_block *sb)
  * large because after a flush every translation is refilled, which under
  * QEMU's TCG costs more than the windows themselves). A window over the
  * page a free slot mapped last takes that slot again (the pool remembers
- * the last window of PRAM_WP_RECENT pages): the TLB may hold it still,
- * and under TCG a fill costs more than the window's instructions.
+ * the last window over each page number modulo PRAM_WP_RECENT): the TLB
+ * may hold it still, and under TCG a fill costs more than the window's
+ * instructions.
  * What remains: until the flush, a stray write through that slot's
  * address, which nothing outside this file knows, could reach the page it
  * mapped. A stray pointer into the filesystem points into the main
@@ -206,7 +207,10 @@ MODULE_PARM_DESC(wp_slots, "write-window slots per CPU, "
 		 __stringify(PRAM_WP_MAX_SLOTS) " (default "
 		 __stringify(PRAM_WP_DEFAULT_SLOTS) ")");
 
-/* Windows a pool remembers, to map their pages again (a power of 2). */
+/*
+ * Windows a pool remembers, to map their pages again: the last over each
+ * page number modulo this (a power of 2).
+ */
 #define PRAM_WP_RECENT		16
 
 struct pram_wp_pool {
@@ -505,7 +509,7 @@ static int pram_wp_take_slots(struct pram_wp_pool *pool, void *target,
 	/* Slots are taken in turn: the next ones are usually fresh. */
 	if (i + n <= pool->slots && bits && !(pool->stale[BIT_WORD(i)] & bits))
 		goto take;
-	/* The stale ones are all behind. */
+	/* Most stale ones are behind (not a slot taken again). */
 	i = bitmap_find_next_zero_area(pool->stale, pool->slots, pool->next,
 				       n, 0);
 	if (i >= pool->slots) {
@@ -639,7 +643,7 @@ static __always_inline void pram_wp_release(struct super_block *sb,
 		return;
 	}
 	/* The journal's window goes last: the others rely on its pin. */
-	WARN_ON_ONCE(wp->lent && waddr == PRAM_SB(sb)->tx.window);
+	WARN_ON_ONCE(waddr == READ_ONCE(PRAM_SB(sb)->tx.window) && wp->lent);
 	migrate_enable();
 }
 

@@ -184,7 +184,7 @@ void pram_super_commit(struct super_block *sb, struct pram_super_block *ps);
  * journal lines and the record, one or two cache lines each: inline,
  * that is two calls fewer each time.
  */
-static inline void pram_wb(const void *addr, size_t len)
+static __always_inline void pram_wb(const void *addr, size_t len)
 {
 #ifdef CONFIG_X86
 	unsigned long size = boot_cpu_data.x86_clflush_size;
