@@ -1,8 +1,8 @@
 #!/bin/busybox sh
 # shellcheck shell=dash
 # SPDX-License-Identifier: GPL-2.0
-# qemu/bench/ab's guest side: ab.sh ROUNDS N, with old.ko and new.ko
-# beside it in /host. Each round loads both modules in turn (old first in
+# qemu/bench/ab's guest side (/bench/ab.sh ROUNDS N), with old.ko and
+# new.ko in /host. Each round loads both modules in turn (old first in
 # odd rounds), makes a new PRAMFS and runs pramfs_bench meta over N files
 # of 0 B and of 4 KiB; each figure prints as
 #   AB <old|new> r<round> s<size> <figure> <files/s>
@@ -13,12 +13,8 @@ n=$2
 M=/mnt/b
 mkdir -p $M
 
-# The pmem driver binds the NVRAM's nvdimm: let PRAMFS have it.
-for ns in /sys/bus/nd/devices/namespace*; do
-	[ -e "$ns/driver" ] || continue
-	[ $(($(cat "$ns/resource"))) -eq $((PRAM_PHYS)) ] || continue
-	echo "${ns##*/}" >"$ns/driver/unbind"
-done
+. /bench/lib.sh
+nvram_release
 
 one() {
 	rmmod pramfs 2>/dev/null

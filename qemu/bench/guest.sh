@@ -23,13 +23,8 @@ mkdir -p $M
 note() { echo "I $*"; }
 err() { echo "E $fs $*"; }
 
-# The pmem driver binds the NVRAM's nvdimm too: let PRAMFS have it. The
-# other pmem device is the legacy region (memmap=) ext4-DAX runs on.
-for ns in /sys/bus/nd/devices/namespace*; do
-	[ -e "$ns/driver" ] || continue
-	[ $(($(cat "$ns/resource"))) -eq $((PRAM_PHYS)) ] || continue
-	echo "${ns##*/}" >"$ns/driver/unbind"
-done
+. /bench/lib.sh
+nvram_release
 for PMEM in /sys/block/pmem*; do
 	PMEM=/dev/${PMEM##*/}
 	break

@@ -14,11 +14,8 @@ export PATH=/bench:/usr/bin:$PATH
 M=/mnt/b
 mkdir -p $M
 # As the benchmark does: the pmem driver lets go of the NVRAM.
-for ns in /sys/bus/nd/devices/namespace*; do
-	[ -e "$ns/driver" ] || continue
-	[ $(($(cat "$ns/resource"))) -eq $((PRAM_PHYS)) ] || continue
-	echo "${ns##*/}" >"$ns/driver/unbind"
-done
+. /bench/lib.sh
+nvram_release
 grep '\[pramfs\]' /proc/kallsyms >/host/kallsyms
 case ${PROF_FS:-pramfs} in
 pramfs)
