@@ -4,39 +4,77 @@
 # qemu/bench/ab's guest side (/bench/ab.sh ROUNDS N), with old.ko and
 # new.ko in /host. Each round loads both modules in turn (old first in
 # odd rounds), makes a new PRAMFS and runs pramfs_bench meta over N files
-# of 0 B and of 4 KiB; each figure prints as
-#   AB <old|new> r<round> s<size> <figure> <files/s>
+# of 0 B and of 4 KiB, fio's 4 KiB random writes into a new file of
+# AB_FIO_MB MiB, and AB_MOUNTS mounts of the filesystem, with the mount
+# options AB_OLD_OPTS and AB_NEW_OPTS added (",noprotect"); each figure
+# prints as
+#   AB <old|new> r<round> s<size> <figure> <value, higher is better>
 set -u
 export PATH=/bench:/usr/bin:$PATH
 rounds=$1
 n=$2
+fio_mb=${AB_FIO_MB:-64}
+mounts=${AB_MOUNTS:-5}
 M=/mnt/b
 mkdir -p $M
 
 . /bench/lib.sh
 nvram_release
 
+# ab FIGURE SIZE: a figure of this round, from standard input.
+ab() {
+	sed "s/^/AB $which r$round s$2 $1 /"
+}
+
+# As the benchmark's fio jobs (guest.sh), one job: MB/s written.
+randwrite() {
+	fio --name=b --directory=$M --rw=randwrite --bs=4k --size="${fio_mb}M" \
+		--numjobs=1 --ioengine=psync --fallocate=none --unlink=1 \
+		--disk_util=0 --minimal >/tmp/fio.out 2>&1 ||
+		{ echo "E fio with $which.ko: $(tail -n 1 /tmp/fio.out)" >&2; return; }
+	cut -d';' -f48 /tmp/fio.out | awk '{ printf "%.1f\n", $1 * 1024 / 1e6 }'
+}
+
+# The median of AB_MOUNTS mounts of the filesystem, as mounts a second.
+remounts() {
+	i=0
+	while [ $i -lt "$mounts" ]; do
+		umount $M
+		pramfs_bench mount pramfs none $M "$OPTS" || return
+		i=$((i + 1))
+	done | sort -n -k2 | sed -n "$(((mounts + 1) / 2))p" |
+		awk '{ printf "%.1f\n", 1e6 / $2 }'
+}
+
 one() {
+	which=$1
+	round=$2
+	case $which in
+	old) OPTS="physaddr=$PRAM_PHYS${AB_OLD_OPTS:-}" ;;
+	new) OPTS="physaddr=$PRAM_PHYS${AB_NEW_OPTS:-}" ;;
+	esac
 	rmmod pramfs 2>/dev/null
-	insmod "/host/$1.ko" || { echo "E insmod $1.ko"; return; }
-	mount -t pramfs -o "physaddr=$PRAM_PHYS,init=512M,bs=4096" none $M ||
-		{ echo "E mount with $1.ko"; return; }
+	insmod "/host/$which.ko" || { echo "E insmod $which.ko"; return; }
+	mount -t pramfs -o "$OPTS,init=512M,bs=4096" none $M ||
+		{ echo "E mount with $which.ko"; return; }
 	for size in 0 4096; do
 		pramfs_bench meta $M/meta "$n" $size |
-			sed "s/^/AB $1 r$2 s$size /"
+			sed "s/^/AB $which r$round s$size /"
 		rm -rf $M/meta
 	done
+	randwrite | ab randwrite 4096
+	remounts | ab mount 0
 	umount $M
 }
 
-r=1
-while [ $r -le "$rounds" ]; do
-	if [ $((r % 2)) = 1 ]; then
-		one old $r
-		one new $r
+round=1
+while [ $round -le "$rounds" ]; do
+	if [ $((round % 2)) = 1 ]; then
+		one old "$round"
+		one new "$round"
 	else
-		one new $r
-		one old $r
+		one new "$round"
+		one old "$round"
 	fi
-	r=$((r + 1))
+	round=$((round + 1))
 done
