@@ -234,16 +234,38 @@ static void pram_flush_tlb_all(void *unused)
 	__flush_tlb_all();
 }
 
-/* Clear the write bit of every leaf entry of the main mapping. */
+/*
+ * The leaf entry of @a, the address after the one @prev maps at @level:
+ * the next entry of @prev's table if @a is in that table and the entry is
+ * a leaf of the same size (a 4 KiB PTE, or a 2 MiB or 1 GiB entry with
+ * _PAGE_PSE), else a walk from the top, which sets @level.
+ */
+static pte_t *pram_wp_next_leaf(unsigned long a, pte_t *prev,
+				unsigned int *level)
+{
+	unsigned long size = page_level_size(*level);
+
+	if (prev && !IS_ALIGNED(a, size * PTRS_PER_PTE) &&
+	    pte_present(prev[1]) &&
+	    (*level == PG_LEVEL_4K || pte_flags(prev[1]) & _PAGE_PSE))
+		return prev + 1;
+	return lookup_address(a, level);
+}
+
+/*
+ * Clear the write bit of every leaf entry of the main mapping: 512 of 2
+ * MiB for 1 GiB, each a walk from the top before (a tenth of a mount's
+ * instructions).
+ */
 static int pram_wp_main(struct pram_sb_info *sbi)
 {
 	unsigned long a = (unsigned long)sbi->virt_addr;
 	unsigned long end = a + sbi->map_size;
-	unsigned int level;
-	pte_t *pte;
+	unsigned int level = PG_LEVEL_4K;
+	pte_t *pte = NULL;
 
 	while (a < end) {
-		pte = lookup_address(a, &level);
+		pte = pram_wp_next_leaf(a, pte, &level);
 		if (!pte || !pte_present(*pte))
 			return -EFAULT;
 		set_pte(pte, pte_wrprotect(*pte));

@@ -30,7 +30,7 @@
 #define MNT2		"/tmp/pram2"
 
 static const char *const targets[] = {
-	"super", "copy", "inode", "dirent", "bitmap", "data",
+	"super", "copy", "inode", "dirent", "bitmap", "data", "last",
 };
 
 /* Load pramfs_fault.ko from beside this program, unless it is loaded. */

@@ -11,7 +11,8 @@
  *                 it oopses, without it corrupts the byte.
  *   TARGET super, copy (the superblocks), inode (PATH's inode), dirent
  *          (the name in PATH's entry), bitmap (the block bitmap's first
- *          byte), data (PATH's first data block).
+ *          byte), data (PATH's first data block), last (the NVRAM's last
+ *          byte: the mapping is read-only to its end).
  *   PATH   a file on the PRAMFS to aim at (and to find the mount by).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -22,11 +23,14 @@
 #include <linux/uaccess.h>
 #include "pramfs.h"
 
-enum pram_target { T_SUPER, T_COPY, T_INODE, T_DIRENT, T_BITMAP, T_DATA };
+enum pram_target {
+	T_SUPER, T_COPY, T_INODE, T_DIRENT, T_BITMAP, T_DATA, T_LAST,
+};
 
 static const char *const target_names[] = {
 	[T_SUPER] = "super", [T_COPY] = "copy", [T_INODE] = "inode",
 	[T_DIRENT] = "dirent", [T_BITMAP] = "bitmap", [T_DATA] = "data",
+	[T_LAST] = "last",
 };
 
 /* The first data block of @ino, or NULL. */
@@ -77,6 +81,8 @@ static u8 *target_addr(struct inode *inode, enum pram_target t)
 	case T_DATA:
 		return S_ISREG(inode->i_mode) ?
 		       first_data_block(sbi, inode->i_ino) : NULL;
+	case T_LAST:
+		return sbi->virt_addr + sbi->map_size - 1;
 	}
 	return NULL;
 }
