@@ -209,9 +209,11 @@ MODULE_PARM_DESC(wp_slots, "write-window slots per CPU, "
 
 /*
  * Windows a pool remembers, to map their pages again: the last over each
- * page number modulo this (a power of 2).
+ * page number modulo this (a power of 2). 16 served a create's pages; a
+ * random writer's map blocks (a column per 4 MiB of file) took fresh
+ * slots among them.
  */
-#define PRAM_WP_RECENT		16
+#define PRAM_WP_RECENT		256
 
 struct pram_wp_pool {
 	unsigned int	slots;		/* wp_slots when it was made */
@@ -433,6 +435,8 @@ int pram_wp_enable(struct super_block *sb, bool used)
 	if (sbi->opts.noprotect)
 		return 0;
 	wp->pools = pram_wp_get_pools();
+	/* A page's is this plus its offset: the PFN is in the low bits. */
+	wp->pte = pte_val(pfn_pte(PHYS_PFN(sbi->phys_addr), PAGE_KERNEL));
 	err = wp->pools ? pram_wp_main(sbi) : -ENOMEM;
 	if (used || err) {
 		on_each_cpu(pram_flush_tlb_all, NULL, 1);
@@ -474,7 +478,7 @@ static unsigned long pram_wp_bits(unsigned int i, unsigned int n)
 }
 
 /* Mark slots [@i, @i + @n) busy and stale. */
-static void pram_wp_mark(struct pram_wp_pool *pool, unsigned int i,
+static __always_inline void pram_wp_mark(struct pram_wp_pool *pool, unsigned int i,
 			 unsigned int n)
 {
 	unsigned long bits = pram_wp_bits(i, n);
@@ -591,7 +595,7 @@ void *pram_wp_map(struct super_block *sb, void *addr, size_t len)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
 	void *target = (void *)((unsigned long)addr & PAGE_MASK);
-	unsigned long pfn = PHYS_PFN(sbi->phys_addr + (target - sbi->virt_addr));
+	pteval_t pte = sbi->wp.pte + (target - sbi->virt_addr);
 	unsigned int n = DIV_ROUND_UP(offset_in_page(addr) + len, PAGE_SIZE), k;
 	struct pram_wp_pool *pool;
 	bool pin;
@@ -627,7 +631,7 @@ void *pram_wp_map(struct super_block *sb, void *addr, size_t len)
 	}
 	for (k = 0; k < n; k++) {
 		pool->target[i + k] = target + k * PAGE_SIZE;
-		set_pte(pool->pte[i + k], pfn_pte(pfn + k, PAGE_KERNEL));
+		set_pte(pool->pte[i + k], __pte(pte + k * PAGE_SIZE));
 	}
 	return pram_wp_slot_addr(pool, i) + offset_in_page(addr);
 }
