@@ -6,7 +6,9 @@
 # odd rounds), makes a new PRAMFS and runs pramfs_bench meta over N files
 # of 0 B and of 4 KiB, fio's 4 KiB random writes into a new file of
 # AB_FIO_MB MiB, and AB_MOUNTS mounts of the filesystem, with the mount
-# options AB_OLD_OPTS and AB_NEW_OPTS added (",noprotect"); each figure
+# options AB_OLD_OPTS and AB_NEW_OPTS added (",noprotect"); with
+# AB_OLD_MKFS or AB_NEW_MKFS (mkfs.pramfs options: "-O ^journal") that
+# side's filesystem is made by mkfs.pramfs, not by init=. Each figure
 # prints as
 #   AB <old|new> r<round> s<size> <figure> <value, higher is better>
 set -u
@@ -50,13 +52,18 @@ one() {
 	which=$1
 	round=$2
 	case $which in
-	old) OPTS="physaddr=$PRAM_PHYS${AB_OLD_OPTS:-}" ;;
-	new) OPTS="physaddr=$PRAM_PHYS${AB_NEW_OPTS:-}" ;;
+	old) OPTS="physaddr=$PRAM_PHYS${AB_OLD_OPTS:-}" mkfs=${AB_OLD_MKFS:-} ;;
+	new) OPTS="physaddr=$PRAM_PHYS${AB_NEW_OPTS:-}" mkfs=${AB_NEW_MKFS:-} ;;
 	esac
 	rmmod pramfs 2>/dev/null
 	insmod "/host/$which.ko" || { echo "E insmod $which.ko"; return; }
-	mount -t pramfs -o "$OPTS,init=512M,bs=4096" none $M ||
-		{ echo "E mount with $which.ko"; return; }
+	if [ -n "$mkfs" ]; then
+		# shellcheck disable=SC2086 # options, split
+		mkfs.pramfs -q $mkfs -b 4096 --phys "$PRAM_PHYS" --size 512M &&
+			mount -t pramfs -o "$OPTS" none $M
+	else
+		mount -t pramfs -o "$OPTS,init=512M,bs=4096" none $M
+	fi || { echo "E mount with $which.ko"; return; }
 	for size in 0 4096; do
 		pramfs_bench meta $M/meta "$n" $size |
 			sed "s/^/AB $which r$round s$size /"
