@@ -245,9 +245,10 @@ static void pram_flush_tlb_all(void *unused)
 static pte_t *pram_wp_next_leaf(unsigned long a, pte_t *prev,
 				unsigned int *level)
 {
-	unsigned long size = page_level_size(*level);
+	/* What @prev's table maps: an entry of the level above. */
+	unsigned long span = page_level_size(*level + 1);
 
-	if (prev && !IS_ALIGNED(a, size * PTRS_PER_PTE) &&
+	if (prev && !IS_ALIGNED(a, span) &&
 	    pte_present(prev[1]) &&
 	    (*level == PG_LEVEL_4K || pte_flags(prev[1]) & _PAGE_PSE))
 		return prev + 1;
@@ -255,9 +256,31 @@ static pte_t *pram_wp_next_leaf(unsigned long a, pte_t *prev,
 }
 
 /*
- * Clear the write bit of every leaf entry of the main mapping: 512 of 2
- * MiB for 1 GiB, each a walk from the top before (a tenth of a mount's
- * instructions).
+ * A window's PTE of the NVRAM's first page: the main mapping's first leaf
+ * entry @leaf, as a writable 4 KiB PTE. A window then maps the memory as
+ * the main mapping does, its memory type and its encryption bit included
+ * (ioremap maps a range decrypted on a host with SME, or a reserved one
+ * in an SEV or TDX guest, where PAGE_KERNEL's would be encrypted).
+ */
+static pteval_t pram_wp_window_pte(struct pram_sb_info *sbi, pte_t *leaf,
+				   unsigned int level)
+{
+	pgprot_t prot;
+
+	if (level == PG_LEVEL_4K)
+		prot = pte_pgprot(*leaf);
+	else if (level == PG_LEVEL_2M)
+		prot = pgprot_large_2_4k(pmd_pgprot(*(pmd_t *)leaf));
+	else
+		prot = pgprot_large_2_4k(pud_pgprot(*(pud_t *)leaf));
+	prot = __pgprot(pgprot_val(prot) | _PAGE_RW);
+	return pte_val(pfn_pte(PHYS_PFN(sbi->phys_addr), prot));
+}
+
+/*
+ * Clear the write bit of every leaf entry of the main mapping (512 of 2
+ * MiB for 1 GiB: a walk from the top for each cost 2 % of a mount's
+ * instructions at 512 MiB), and take a window's PTE from the first.
  */
 static int pram_wp_main(struct pram_sb_info *sbi)
 {
@@ -270,6 +293,8 @@ static int pram_wp_main(struct pram_sb_info *sbi)
 		pte = pram_wp_next_leaf(a, pte, &level);
 		if (!pte || !pte_present(*pte))
 			return -EFAULT;
+		if (a == (unsigned long)sbi->virt_addr)
+			sbi->wp.pte = pram_wp_window_pte(sbi, pte, level);
 		set_pte(pte, pte_wrprotect(*pte));
 		a = ALIGN_DOWN(a, page_level_size(level)) + page_level_size(level);
 	}
@@ -435,8 +460,6 @@ int pram_wp_enable(struct super_block *sb, bool used)
 	if (sbi->opts.noprotect)
 		return 0;
 	wp->pools = pram_wp_get_pools();
-	/* A page's is this plus its offset: the PFN is in the low bits. */
-	wp->pte = pte_val(pfn_pte(PHYS_PFN(sbi->phys_addr), PAGE_KERNEL));
 	err = wp->pools ? pram_wp_main(sbi) : -ENOMEM;
 	if (used || err) {
 		on_each_cpu(pram_flush_tlb_all, NULL, 1);
@@ -478,8 +501,8 @@ static unsigned long pram_wp_bits(unsigned int i, unsigned int n)
 }
 
 /* Mark slots [@i, @i + @n) busy and stale. */
-static __always_inline void pram_wp_mark(struct pram_wp_pool *pool, unsigned int i,
-			 unsigned int n)
+static __always_inline void
+pram_wp_mark(struct pram_wp_pool *pool, unsigned int i, unsigned int n)
 {
 	unsigned long bits = pram_wp_bits(i, n);
 
@@ -595,6 +618,7 @@ void *pram_wp_map(struct super_block *sb, void *addr, size_t len)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
 	void *target = (void *)((unsigned long)addr & PAGE_MASK);
+	/* A page-aligned offset changes the PFN field alone. */
 	pteval_t pte = sbi->wp.pte + (target - sbi->virt_addr);
 	unsigned int n = DIV_ROUND_UP(offset_in_page(addr) + len, PAGE_SIZE), k;
 	struct pram_wp_pool *pool;

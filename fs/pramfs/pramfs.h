@@ -62,9 +62,7 @@ struct pram_wp {
 	bool				enabled;
 	struct pram_wp_pool __percpu	*pools;	/* shared by all mounts */
 	unsigned int			lent;	/* windows in tx.window's pin */
-#ifdef CONFIG_PRAMFS_WRITE_PROTECT
-	pteval_t			pte;	/* a window's PTE of page 0 */
-#endif
+	unsigned long			pte;	/* a window's PTE of page 0 */
 };
 
 /* The most bytes one pram_tx_log() call saves: a block. */
