@@ -91,8 +91,10 @@ profile: tree
 bench-quick: tree
 	@qemu/bench/run --quick
 
-# A same-boot A/B of the small-file loop (qemu/bench/ab): the module of
-# the revision REV and the working tree's, ROUNDS rounds in one guest.
+# A same-boot A/B (qemu/bench/ab): the module of the revision REV and the
+# working tree's, ROUNDS rounds in one guest, of the small-file loop,
+# 4 KiB random writes and the mount (AB_OLD_OPTS=,noprotect or
+# AB_OLD_MKFS="-O ^journal" against REV=HEAD: on / off, journal / none).
 ROUNDS ?= 8
 ab: tree
 	@qemu/bench/ab $(REV) $(ROUNDS)

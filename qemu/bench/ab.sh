@@ -8,8 +8,8 @@
 # AB_FIO_MB MiB, and AB_MOUNTS mounts of the filesystem, with the mount
 # options AB_OLD_OPTS and AB_NEW_OPTS added (",noprotect"); with
 # AB_OLD_MKFS or AB_NEW_MKFS (mkfs.pramfs options: "-O ^journal") that
-# side's filesystem is made by mkfs.pramfs, not by init=. Each figure
-# prints as
+# side's filesystem is made by mkfs.pramfs (the working tree's, for both
+# sides), not by init=. Each figure prints as
 #   AB <old|new> r<round> s<size> <figure> <value, higher is better>
 set -u
 export PATH=/bench:/usr/bin:$PATH
@@ -34,17 +34,22 @@ randwrite() {
 		--numjobs=1 --ioengine=psync --fallocate=none --unlink=1 \
 		--disk_util=0 --minimal >/tmp/fio.out 2>&1 ||
 		{ echo "E fio with $which.ko: $(tail -n 1 /tmp/fio.out)" >&2; return; }
-	cut -d';' -f48 /tmp/fio.out | awk '{ printf "%.1f\n", $1 * 1024 / 1e6 }'
+	cut -s -d';' -f48 /tmp/fio.out | awk '{ printf "%.1f\n", $1 * 1024 / 1e6 }'
 }
 
-# The median of AB_MOUNTS mounts of the filesystem, as mounts a second.
+# The median (the lower one of an even count) of AB_MOUNTS mounts of the
+# filesystem, as mounts a second; nothing if one failed, which leaves the
+# round without the figure.
 remounts() {
 	i=0
+	: >/tmp/mounts
 	while [ $i -lt "$mounts" ]; do
 		umount $M
-		pramfs_bench mount pramfs none $M "$OPTS" || return
+		pramfs_bench mount pramfs none $M "$OPTS" >>/tmp/mounts ||
+			{ echo "E mount $i with $which.ko" >&2; return; }
 		i=$((i + 1))
-	done | sort -n -k2 | sed -n "$(((mounts + 1) / 2))p" |
+	done
+	sort -n -k2 /tmp/mounts | sed -n "$(((mounts + 1) / 2))p" |
 		awk '{ printf "%.1f\n", 1e6 / $2 }'
 }
 
@@ -52,8 +57,10 @@ one() {
 	which=$1
 	round=$2
 	case $which in
-	old) OPTS="physaddr=$PRAM_PHYS${AB_OLD_OPTS:-}" mkfs=${AB_OLD_MKFS:-} ;;
-	new) OPTS="physaddr=$PRAM_PHYS${AB_NEW_OPTS:-}" mkfs=${AB_NEW_MKFS:-} ;;
+	old) OPTS="physaddr=$PRAM_PHYS${AB_OLD_OPTS:+,${AB_OLD_OPTS#,}}"
+		mkfs=${AB_OLD_MKFS:-} ;;
+	new) OPTS="physaddr=$PRAM_PHYS${AB_NEW_OPTS:+,${AB_NEW_OPTS#,}}"
+		mkfs=${AB_NEW_MKFS:-} ;;
 	esac
 	rmmod pramfs 2>/dev/null
 	insmod "/host/$which.ko" || { echo "E insmod $which.ko"; return; }
@@ -71,7 +78,7 @@ one() {
 	done
 	randwrite | ab randwrite 4096
 	remounts | ab mount 0
-	umount $M
+	umount $M 2>/dev/null
 }
 
 round=1
