@@ -23,18 +23,17 @@ mkdir -p $M
 . /bench/lib.sh
 nvram_release
 
-# ab FIGURE SIZE: a figure of this round, from standard input.
+# ab SIZE [FIGURE]: this round's figures from standard input, each a
+# line "FIGURE VALUE" or, with FIGURE given, "VALUE".
 ab() {
-	sed "s/^/AB $which r$round s$2 $1 /"
+	sed "s/^/AB $which r$round s$1 ${2:+$2 }/"
 }
 
-# As the benchmark's fio jobs (guest.sh), one job: MB/s written.
+# The benchmark's fio job (lib.sh), one, with O_DIRECT as PRAMFS gets it
+# there: MB/s written.
 randwrite() {
-	fio --name=b --directory=$M --rw=randwrite --bs=4k --size="${fio_mb}M" \
-		--numjobs=1 --ioengine=psync --fallocate=none --unlink=1 \
-		--disk_util=0 --minimal >/tmp/fio.out 2>&1 ||
-		{ echo "E fio with $which.ko: $(tail -n 1 /tmp/fio.out)" >&2; return; }
-	cut -s -d';' -f48 /tmp/fio.out | awk '{ printf "%.1f\n", $1 * 1024 / 1e6 }'
+	fio_mbs $M randwrite 4k "$fio_mb" 1 1 1 ||
+		echo "E fio with $which.ko: $(cat /tmp/fio.err)" >&2
 }
 
 # The median (the lower one of an even count) of AB_MOUNTS mounts of the
@@ -72,12 +71,11 @@ one() {
 		mount -t pramfs -o "$OPTS,init=512M,bs=4096" none $M
 	fi || { echo "E mount with $which.ko"; return; }
 	for size in 0 4096; do
-		pramfs_bench meta $M/meta "$n" $size |
-			sed "s/^/AB $which r$round s$size /"
+		pramfs_bench meta $M/meta "$n" $size | ab $size
 		rm -rf $M/meta
 	done
-	randwrite | ab randwrite 4096
-	remounts | ab mount 0
+	randwrite | ab 4096 randwrite
+	remounts | ab 0 mount
 	umount $M 2>/dev/null
 }
 

@@ -92,27 +92,21 @@ emit() {
 # fio would read ext4-DAX's pmem device's in sysfs while it times, and
 # walk all of /sys/block for PRAMFS's, which has none.
 fio_runs() {
-	local direct=0 rw bs jobs field name loops
+	local direct=0 rw bs jobs name loops mbs
 	pramfs_bench odirect $M && direct=1
 	note "$fs fio direct=$direct"
 	for rw in write read randwrite randread; do
 		loops=$BENCH_FIO_LOOPS
 		case $rw in
-		write) bs=1m; name=seq-write-1m; field=48; loops=1 ;;
-		read) bs=1m; name=seq-read-1m; field=7 ;;
-		randwrite) bs=4k; name=rand-write-4k; field=48; loops=1 ;;
-		randread) bs=4k; name=rand-read-4k; field=7; loops=$(((loops + 3) / 4)) ;;
+		write) bs=1m; name=seq-write-1m; loops=1 ;;
+		read) bs=1m; name=seq-read-1m ;;
+		randwrite) bs=4k; name=rand-write-4k; loops=1 ;;
+		randread) bs=4k; name=rand-read-4k; loops=$(((loops + 3) / 4)) ;;
 		esac
 		for jobs in 1 2; do
-			fio --name=b --directory=$M --rw=$rw --bs=$bs \
-				--size="${BENCH_FIO_MB}M" --numjobs=$jobs --loops="$loops" \
-				--group_reporting --ioengine=psync --direct=$direct \
-				--fallocate=none --unlink=1 --disk_util=0 --minimal \
-				>/tmp/fio.out 2>&1 ||
-				{ err "fio $name-$jobs: $(tail -n 1 /tmp/fio.out)"; continue; }
-			# terse format 3: field 7 is read KiB/s, 48 write KiB/s
-			echo "$name-${jobs}job $(cut -d';' -f$field /tmp/fio.out |
-				awk '{ printf "%.1f", $1 * 1024 / 1e6 }')" | emit fio MB/s
+			mbs=$(fio_mbs $M $rw $bs "$BENCH_FIO_MB" $jobs "$loops" $direct) ||
+				{ err "fio $name-$jobs: $(cat /tmp/fio.err)"; continue; }
+			echo "$name-${jobs}job $mbs" | emit fio MB/s
 		done
 	done
 }
