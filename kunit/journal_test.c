@@ -64,6 +64,7 @@ struct undo_case {
 	void		(*make)(struct jimg *j);
 	int		pending;
 	u64		first_off;	/* the first range restored (the last logged) */
+	int		calls;		/* ranges restored, if not @pending */
 };
 
 #define INODE_3		(3 * PRAM_INODE_SIZE)
@@ -133,6 +134,65 @@ static void j_data_area(struct jimg *j)
 	jlog(j, 1, (u64)j->g.data_start * IMG_BS + 12, 4);
 }
 
+/* A slot entry of @len bytes at @off, in line @line. */
+static void jslot(struct jimg *j, u32 line, u64 off, u32 len)
+{
+	__le32 csum = cpu_to_le32(0x12345678);
+
+	pram_journal_fill_slot(&j->e[line], jgen(j), line, off, j->base + off,
+			       len, csum);
+}
+
+static void j_slot(struct jimg *j)
+{
+	jlog(j, 1, INODE_3, 44);
+	jslot(j, 2, INODE_3 + 68, 12);
+}
+
+static void j_slot_nofeature(struct jimg *j)
+{
+	j->g.incompat &= ~PRAM_FEATURE_INCOMPAT_SLOT;
+	j_slot(j);
+}
+
+static void j_slot_over_csum(struct jimg *j)
+{
+	jlog(j, 1, INODE_3, 44);
+	jslot(j, 2, INODE_3 + 2, 8);
+}
+
+static void j_slot_across(struct jimg *j)
+{
+	jlog(j, 1, INODE_3, 44);
+	jslot(j, 2, INODE_3 + 120, 12);
+}
+
+static void j_slot_too_long(struct jimg *j)
+{
+	jlog(j, 1, INODE_3, 44);
+	jslot(j, 2, INODE_3 + 4, PRAM_JOURNAL_SLOT_DATA + 1);
+}
+
+static void j_slot_len_zero(struct jimg *j)
+{
+	jlog(j, 1, INODE_3, 44);
+	jslot(j, 2, INODE_3 + 8, 0);
+}
+
+/* In the bitmap, past the inode table: not a slot. */
+static void j_slot_bitmap(struct jimg *j)
+{
+	jlog(j, 1, INODE_3, 44);
+	jslot(j, 2, ((u64)j->g.bitmap_start * IMG_BS) + 8, 4);
+}
+
+/* In the superblock's block, before the inode table. */
+static void j_slot_super(struct jimg *j)
+{
+	jlog(j, 1, INODE_3, 44);
+	jslot(j, 2, PRAM_INODE_SIZE + 8, 4);
+}
+
 static void j_bad_magic(struct jimg *j)
 {
 	j_record(j);
@@ -153,6 +213,15 @@ static const struct undo_case undo_cases[] = {
 	{ "entry of no bytes", j_len_zero, 1, INODE_3 },
 	{ "entry in the data area (a block map)", j_data_area, 1, 0 },
 	{ "bad head", j_bad_magic, -EUCLEAN },
+	{ "slot entry: its range, then its slot's checksum", j_slot, 2,
+	  INODE_3 + 68, 3 },
+	{ "slot entry without INCOMPAT_SLOT", j_slot_nofeature, 1, INODE_3 },
+	{ "slot entry over the checksum", j_slot_over_csum, 1, INODE_3 },
+	{ "slot entry across two slots", j_slot_across, 1, INODE_3 },
+	{ "slot entry too long", j_slot_too_long, 1, INODE_3 },
+	{ "slot entry of no bytes", j_slot_len_zero, 1, INODE_3 },
+	{ "slot entry in the bitmap", j_slot_bitmap, 1, INODE_3 },
+	{ "slot entry before the inode table", j_slot_super, 1, INODE_3 },
 };
 
 static void undo_desc(const struct undo_case *c, char *desc)
@@ -173,9 +242,16 @@ static void undo_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pram_journal_pending(j.e, &j.g), c->pending);
 	n = pram_journal_undo(j.e, &j.g, record_undo, &seen);
 	KUNIT_EXPECT_EQ(test, n, c->pending);
-	KUNIT_EXPECT_EQ(test, seen.n, c->pending > 0 ? c->pending : 0);
+	KUNIT_EXPECT_EQ(test, seen.n,
+			c->calls ?: (c->pending > 0 ? c->pending : 0));
 	if (c->pending > 0 && c->first_off)
 		KUNIT_EXPECT_EQ(test, seen.off[0], c->first_off);
+	/* A slot entry's checksum: 4 bytes, at its slot's start. */
+	if (c->calls) {
+		KUNIT_EXPECT_EQ(test, seen.off[1], round_down(c->first_off,
+							      PRAM_INODE_SIZE));
+		KUNIT_EXPECT_EQ(test, seen.len[1], 4);
+	}
 }
 
 /* An undo brings back exactly the bytes logged, whatever came after. */
@@ -262,6 +338,79 @@ static void fill_lines_test(struct kunit *test)
 							 sizeof(one)), NULL,
 					"len %u", len);
 	}
+}
+
+/*
+ * Slot entries undo a change of a record exactly, its checksum included:
+ * each case changes a record sealed as slot 3 and logs the ranges it
+ * changes in slot entries first, as the kernel does.
+ */
+struct slot_case {
+	const char	*name;
+	void		(*change)(struct pram_inode *pi);
+	u32		n;		/* slot entries */
+	u32		off[2], len[2];	/* their ranges in the slot */
+};
+
+static void c_link(struct pram_inode *pi) { pi->i_next = cpu_to_le32(77); }
+
+/* What pram_set_link() changes of a directory's own record. */
+static void c_dir_times(struct pram_inode *pi)
+{
+	pi->i_mtime = cpu_to_le64(5);
+	pi->i_ctime = cpu_to_le64(6);
+	pi->i_type.dir.tail = cpu_to_le32(9);
+}
+
+/* The same link changed twice in one transaction, logged twice. */
+static void c_link_twice(struct pram_inode *pi)
+{
+	pi->i_prev = cpu_to_le32(78);
+}
+
+/* A change in the name, at the slot's last byte. */
+static void c_name_tail(struct pram_inode *pi) { pi->i_name[47] = 'z'; }
+
+static const struct slot_case slot_cases[] = {
+	{ "a list link", c_link, 1, { 68 }, { 4 } },
+	{ "a directory's times and tail", c_dir_times, 1, { 40 }, { 28 } },
+	{ "one link logged twice", c_link_twice, 2, { 72, 72 }, { 4, 4 } },
+	{ "the slot's last bytes", c_name_tail, 1, { 88 }, { 40 } },
+};
+
+static void slot_desc(const struct slot_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(slot, slot_cases, slot_desc);
+
+static void slot_restore_test(struct kunit *test)
+{
+	const struct slot_case *c = test->param_value;
+	struct pram_inode *pi, old;
+	struct jimg j;
+	u32 i;
+
+	jimg_init(test, &j);
+	pi = (void *)(j.base + INODE_3);
+	for (i = 0; i < PRAM_INODE_SIZE; i++)
+		((u8 *)pi)[i] = i * 7 + 1;
+	pram_slot_seal(pi, 3);
+	old = *pi;
+	/* Each entry before its change; the change sealed after it. */
+	for (i = 0; i < c->n; i++) {
+		pram_journal_fill_slot(&j.e[1 + i], jgen(&j), 1 + i,
+				       INODE_3 + c->off[i],
+				       j.base + INODE_3 + c->off[i], c->len[i],
+				       pi->i_csum);
+		c->change(pi);
+		((u8 *)pi)[c->off[i]] ^= i + 1;
+		pram_slot_seal(pi, 3);
+	}
+	KUNIT_EXPECT_EQ(test, pram_journal_undo(j.e, &j.g, restore_bytes,
+						j.base), c->n);
+	KUNIT_EXPECT_MEMEQ(test, pi, &old, sizeof(old));
+	KUNIT_EXPECT_EQ(test, pram_slot_csum(pi, 3), le32_to_cpu(pi->i_csum));
 }
 
 /* Entries that put @byte over the superblock at @off. */
@@ -380,6 +529,7 @@ static struct kunit_case pramfs_journal_cases[] = {
 	KUNIT_CASE(restore_test),
 	KUNIT_CASE(head_test),
 	KUNIT_CASE(fill_lines_test),
+	KUNIT_CASE_PARAM(slot_restore_test, slot_gen_params),
 	KUNIT_CASE(check_undo_test),
 	KUNIT_CASE_PARAM(move_on_test, move_gen_params),
 	{}

@@ -90,6 +90,10 @@ static void geometry_test(struct kunit *test)
 			c->journal ? c->bitmap_start + c->bitmap_blocks : 0);
 	KUNIT_EXPECT_EQ(test, (u64)g.journal_blocks << g.blocksize_bits,
 			c->journal ? PRAM_JOURNAL_SIZE : 0);
+	/* A new journal comes with its slot entries. */
+	KUNIT_EXPECT_EQ(test, g.incompat, c->journal ?
+			PRAM_FEATURE_INCOMPAT_JOURNAL |
+			PRAM_FEATURE_INCOMPAT_SLOT : 0);
 	/* The inode table never overlaps the bitmap. */
 	KUNIT_EXPECT_LE(test, PRAM_ITABLE_OFFSET +
 			((u64)g.inodes_count << PRAM_INODE_BITS),
@@ -135,6 +139,18 @@ static void sb_journal_flag_only(struct pram_super_block *ps)
 {
 	ps->s_feature_incompat = cpu_to_le32(PRAM_FEATURE_INCOMPAT_JOURNAL);
 }
+/* Slot entries (INCOMPAT_SLOT) go with the journal, never alone. */
+static void sb_journal_slot(struct pram_super_block *ps)
+{
+	sb_journal_on(ps);
+	le32_add_cpu(&ps->s_feature_incompat, PRAM_FEATURE_INCOMPAT_SLOT);
+}
+
+static void sb_slot_alone(struct pram_super_block *ps)
+{
+	ps->s_feature_incompat = cpu_to_le32(PRAM_FEATURE_INCOMPAT_SLOT);
+}
+
 static void sb_reserved(struct pram_super_block *ps) { ps->s_reserved = cpu_to_le16(1); }
 static void sb_state(struct pram_super_block *ps) { ps->s_state = cpu_to_le16(0xffff); }
 static void sb_size(struct pram_super_block *ps) { le64_add_cpu(&ps->s_size, MiB); }
@@ -169,6 +185,9 @@ static const struct super_case super_cases[] = {
 	  "geometry does not match the size" },
 	{ "journal feature, no area", sb_journal_flag_only, true,
 	  "geometry does not match the size" },
+	{ "journal and slot entries", sb_journal_slot, true, NULL },
+	{ "slot entries without the journal", sb_slot_alone, true,
+	  "slot entries without a journal" },
 	{ "reserved field after the state", sb_reserved, true,
 	  "reserved field set" },
 	{ "unknown state bits are kept, not refused", sb_state, true, NULL },
@@ -237,6 +256,8 @@ static void feature_names_test(struct kunit *test)
 			   "links");
 	KUNIT_EXPECT_STREQ(test, pram_feature_name(PRAM_FEATURE_INCOMPAT_DIRECT),
 			   "direct");
+	KUNIT_EXPECT_STREQ(test, pram_feature_name(PRAM_FEATURE_INCOMPAT_SLOT),
+			   "slot");
 }
 
 /* Every byte of the superblock but the checksum itself is covered. */

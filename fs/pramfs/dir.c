@@ -73,6 +73,7 @@ static void pram_set_link(struct inode *dir, struct pram_dir_index *idx,
 	struct super_block *sb = dir->i_sb;
 	u32 rec = ino ?: dir->i_ino;
 	struct pram_inode *pi = pram_get_inode(sb, rec), *w;
+	u32 at = (void *)field - (void *)pi, from = at;
 
 	if (le32_to_cpu(*field) == to)
 		return;
@@ -80,8 +81,11 @@ static void pram_set_link(struct inode *dir, struct pram_dir_index *idx,
 		pram_record_patch(sb, rec, field, to);
 		return;
 	}
-	w = pram_record_begin(sb, rec);
-	*(__le32 *)((void *)w + ((void *)field - (void *)pi)) = cpu_to_le32(to);
+	/* The times and the head or tail: bytes 40-67, one slot entry. */
+	if (!ino && change)
+		from = offsetof(struct pram_inode, i_mtime);
+	w = pram_record_begin_part(sb, rec, from, at + sizeof(*field) - from);
+	*(__le32 *)((void *)w + at) = cpu_to_le32(to);
 	if (!ino && change) {
 		inode_set_mtime_to_ts(dir, inode_set_ctime_current(dir));
 		w->i_mtime = pram_time_pack(inode_get_mtime(dir));

@@ -91,8 +91,11 @@ static u32 pram_direct_block(struct inode *inode)
 /* Point the record at a row block (or a symlink's), direct block 0. */
 static void pram_set_row_block(struct inode *inode, u32 block)
 {
-	struct pram_inode *pi = pram_record_begin(inode->i_sb, inode->i_ino);
+	struct pram_inode *pi;
 
+	pi = pram_record_begin_part(inode->i_sb, inode->i_ino,
+				    offsetof(struct pram_inode, i_type),
+				    sizeof(pi->i_type.reg));
 	pi->i_type.reg.row_block = cpu_to_le32(block);
 	pi->i_type.reg.direct = 0;
 	pram_record_end(inode->i_sb, pi);
@@ -1225,7 +1228,9 @@ static void pram_set_truncating(struct inode *inode, bool on)
 
 	if (!PRAM_SB(sb)->geo.journal_blocks)
 		return;
-	pi = pram_record_begin(sb, inode->i_ino);
+	pi = pram_record_begin_part(sb, inode->i_ino,
+				    offsetof(struct pram_inode, i_flags),
+				    sizeof(pi->i_flags));
 	if (on)
 		pi->i_flags |= cpu_to_le32(PRAM_INODE_TRUNCATE);
 	else

@@ -48,7 +48,7 @@ struct pram_feature {
 	u32		bit;
 	const char	*name;
 };
-#define PRAM_NR_FEATURES	5
+#define PRAM_NR_FEATURES	6
 extern const struct pram_feature pram_features[PRAM_NR_FEATURES];
 const char *pram_feature_name(u32 bit);
 u32 pram_super_csum(const struct pram_super_block *ps);
@@ -190,6 +190,8 @@ void pram_journal_fill(struct pram_journal_entry *e, u32 gen, u32 line,
 		       u64 offset, const void *old, u32 len);
 u32 pram_journal_fill_lines(struct pram_journal_entry *e, u32 gen, u32 line,
 			    u64 offset, const void *old, u32 len);
+void pram_journal_fill_slot(struct pram_journal_entry *e, u32 gen, u32 line,
+			    u64 offset, const void *old, u32 len, __le32 csum);
 bool pram_journal_entry_valid(const struct pram_journal_entry *e, u32 gen,
 			      u32 line, const struct pram_geometry *g);
 int pram_journal_pending(const void *area, const struct pram_geometry *g);

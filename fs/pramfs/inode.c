@@ -35,30 +35,52 @@ void pram_record_unlock(struct super_block *sb, u32 ino)
 	mutex_unlock(pram_record_mutex(sb, ino));
 }
 
+/*
+ * Save what pram_record_open() is to save of record @pi: bytes [@from,
+ * @from + @len) past its checksum in a slot entry, with INCOMPAT_SLOT;
+ * otherwise the record's bytes from its first on, in whole journal
+ * lines; of a free slot all zeros, what makes it free again (the undo
+ * of a new record).
+ */
+static void pram_record_save(struct super_block *sb, struct pram_inode *pi,
+			     u32 from, u32 len)
+{
+	if (pram_slot_is_clear(pi))
+		pram_tx_log_free(sb, pi);
+	else if (from >= sizeof(pi->i_csum) && len <= PRAM_JOURNAL_SLOT_DATA &&
+		 pram_has_incompat(&PRAM_SB(sb)->geo,
+				   PRAM_FEATURE_INCOMPAT_SLOT))
+		pram_tx_log_slot(sb, (void *)pi + from, len);
+	else
+		pram_tx_log(sb, pi, min_t(u32, roundup(from + len,
+						       PRAM_JOURNAL_DATA),
+					  PRAM_INODE_SIZE));
+}
+
 /**
  * pram_record_open() - open inode @ino's on-media record for changes
  * @sb: the superblock
  * @ino: a valid inode number
- * @logged: how many of its first bytes to save in the journal
+ * @from: the first byte that may change
+ * @len: how many may, from @from on; 0 to save nothing
  *
- * The record's lock, its window, and its first @logged bytes in the
- * journal (of a free slot all zeros, what makes it free again: the undo
- * of a new record). pram_record_begin() and its two variants in
- * pramfs.h say how many.
+ * The record's lock, its window, and in the journal what may change
+ * (pram_record_save()). pram_record_begin() and its variants in pramfs.h
+ * say what.
  *
  * Return: the record, writable until pram_record_end().
  */
 struct pram_inode *pram_record_open(struct super_block *sb, u32 ino,
-				    size_t logged)
+				    u32 from, u32 len)
 {
 	struct pram_inode *pi = pram_get_inode(sb, ino);
 
+	if (WARN_ON_ONCE(from + len > PRAM_INODE_SIZE))
+		from = 0;
 	pram_tx_begin(sb);
 	pram_record_lock(sb, ino);
-	if (logged && pram_slot_is_clear(pi))
-		pram_tx_log_free(sb, pi);
-	else if (logged)
-		pram_tx_log(sb, pi, logged);
+	if (len)
+		pram_record_save(sb, pi, from, len);
 	return pram_wp_open(sb, pi, PRAM_INODE_SIZE);
 }
 

@@ -159,6 +159,31 @@ u32 pram_journal_fill_lines(struct pram_journal_entry *e, u32 gen, u32 line,
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_journal_fill_lines);
 
+/**
+ * pram_journal_fill_slot() - fill in a slot entry (INCOMPAT_SLOT)
+ * @e: the entry, a whole line
+ * @gen: the open transaction's generation
+ * @line: the entry's line number
+ * @offset: where the bytes are: in one slot of the inode table, past its
+ *	    checksum
+ * @old: their contents now, before the change
+ * @len: 1 to PRAM_JOURNAL_SLOT_DATA
+ * @csum: the slot's checksum now, as stored
+ */
+void pram_journal_fill_slot(struct pram_journal_entry *e, u32 gen, u32 line,
+			    u64 offset, const void *old, u32 len, __le32 csum)
+{
+	memset(e, 0, sizeof(*e));
+	e->e_gen = cpu_to_le32(gen);
+	e->e_offset = cpu_to_le64(offset);
+	e->e_len = cpu_to_le16(len | PRAM_JOURNAL_SLOT);
+	e->e_line = cpu_to_le16(line);
+	memcpy(e->e_old, old, len);
+	memcpy(e->e_old + len, &csum, sizeof(csum));
+	e->e_csum = cpu_to_le32(pram_journal_entry_csum(e));
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_journal_fill_slot);
+
 /*
  * The ranges an entry may restore: the superblocks, the inode table and
  * the bitmap, or the data area (block maps, symlink targets), never the
@@ -175,6 +200,22 @@ static bool pram_journal_range_ok(const struct pram_geometry *g, u64 off,
 	return off + len <= jstart || off >= data;
 }
 
+/*
+ * A slot entry's range: in one slot of the inode table, past its
+ * checksum, and only on a filesystem with INCOMPAT_SLOT.
+ */
+static bool pram_journal_slot_ok(const struct pram_geometry *g, u64 off,
+				 u32 len)
+{
+	u64 end = PRAM_ITABLE_OFFSET + ((u64)g->inodes_count << PRAM_INODE_BITS);
+	u32 at = off & (PRAM_INODE_SIZE - 1);
+
+	return pram_has_incompat(g, PRAM_FEATURE_INCOMPAT_SLOT) &&
+	       len && len <= PRAM_JOURNAL_SLOT_DATA &&
+	       off >= PRAM_ITABLE_OFFSET && off < end &&
+	       at >= sizeof(__le32) && at + len <= PRAM_INODE_SIZE;
+}
+
 /**
  * pram_journal_entry_valid() - is @e an entry of transaction @gen?
  * @e: the entry
@@ -186,11 +227,15 @@ bool pram_journal_entry_valid(const struct pram_journal_entry *e, u32 gen,
 			      u32 line, const struct pram_geometry *g)
 {
 	u32 len = le16_to_cpu(e->e_len);
+	u64 off = le64_to_cpu(e->e_offset);
 
-	return le32_to_cpu(e->e_csum) == pram_journal_entry_csum(e) &&
-	       le32_to_cpu(e->e_gen) == gen && le16_to_cpu(e->e_line) == line &&
-	       len && len <= PRAM_JOURNAL_DATA &&
-	       pram_journal_range_ok(g, le64_to_cpu(e->e_offset), len);
+	if (le32_to_cpu(e->e_csum) != pram_journal_entry_csum(e) ||
+	    le32_to_cpu(e->e_gen) != gen || le16_to_cpu(e->e_line) != line)
+		return false;
+	if (len & PRAM_JOURNAL_SLOT)
+		return pram_journal_slot_ok(g, off, len & PRAM_JOURNAL_LEN);
+	return len && len <= PRAM_JOURNAL_DATA &&
+	       pram_journal_range_ok(g, off, len);
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_journal_entry_valid);
 
@@ -219,6 +264,19 @@ int pram_journal_pending(const void *area, const struct pram_geometry *g)
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_journal_pending);
 
+/* Restore what entry @e holds: its range, and a slot entry's checksum. */
+static void pram_journal_undo_one(const struct pram_journal_entry *e,
+				  pram_journal_undo_fn fn, void *arg)
+{
+	u32 len = le16_to_cpu(e->e_len) & PRAM_JOURNAL_LEN;
+	u64 off = le64_to_cpu(e->e_offset);
+
+	fn(arg, off, e->e_old, len);
+	if (le16_to_cpu(e->e_len) & PRAM_JOURNAL_SLOT)
+		fn(arg, off & ~(u64)(PRAM_INODE_SIZE - 1), e->e_old + len,
+		   sizeof(__le32));
+}
+
 /**
  * pram_journal_undo() - undo the open transaction
  * @area: the journal
@@ -226,7 +284,8 @@ EXPORT_SYMBOL_IF_KUNIT(pram_journal_pending);
  * @fn: called with each entry's range and old bytes, the last entry first
  * @arg: for @fn
  *
- * A range logged twice is restored twice, the older bytes last. The
+ * A range logged twice is restored twice, the older bytes last; a slot
+ * entry's range first, then its slot's checksum. The
  * caller makes the restored bytes durable, then commits (moves j_gen on)
  * so that the undo is not done again.
  *
@@ -239,8 +298,7 @@ int pram_journal_undo(const void *area, const struct pram_geometry *g,
 	int n = pram_journal_pending(area, g), line;
 
 	for (line = n; line >= 1; line--)
-		fn(arg, le64_to_cpu(e[line].e_offset), e[line].e_old,
-		   le16_to_cpu(e[line].e_len));
+		pram_journal_undo_one(&e[line], fn, arg);
 	return n;
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_journal_undo);

@@ -21,7 +21,7 @@
 _Static_assert(PRAM_FEATURE_INCOMPAT_SUPP ==
 	       (PRAM_FEATURE_INCOMPAT_JOURNAL | PRAM_FEATURE_INCOMPAT_LINKS |
 		PRAM_FEATURE_INCOMPAT_LONGNAMES | PRAM_FEATURE_INCOMPAT_XATTR |
-		PRAM_FEATURE_INCOMPAT_DIRECT),
+		PRAM_FEATURE_INCOMPAT_DIRECT | PRAM_FEATURE_INCOMPAT_SLOT),
 	       "a new feature needs its name in pram_features[]");
 
 const struct pram_feature pram_features[PRAM_NR_FEATURES] = {
@@ -30,6 +30,7 @@ const struct pram_feature pram_features[PRAM_NR_FEATURES] = {
 	{ PRAM_FEATURE_INCOMPAT_LONGNAMES, "longnames" },
 	{ PRAM_FEATURE_INCOMPAT_XATTR, "xattr" },
 	{ PRAM_FEATURE_INCOMPAT_DIRECT, "direct" },
+	{ PRAM_FEATURE_INCOMPAT_SLOT, "slot" },
 };
 EXPORT_SYMBOL_IF_KUNIT(pram_features);
 
@@ -83,7 +84,8 @@ static u64 pram_itable_end(u64 ninodes, u32 blocksize)
  * @blocksize: block size, 0 for the default
  * @bpi: bytes per inode, 0 for the default (5% of the space for inodes)
  * @ninodes: number of inodes, 0 to derive it from @bpi; wins over @bpi
- * @journal: with the undo journal (PRAM_FEATURE_INCOMPAT_JOURNAL)
+ * @journal: with the undo journal (PRAM_FEATURE_INCOMPAT_JOURNAL) and its
+ *	     slot entries (PRAM_FEATURE_INCOMPAT_SLOT)
  * @why: on error, the reason, for the mount log
  *
  * The inode table is rounded up to whole blocks and filled with inodes;
@@ -123,7 +125,8 @@ int pram_geometry_compute(struct pram_geometry *g, u64 size, u32 blocksize,
 	g->journal_start = journal ? g->bitmap_start + g->bitmap_blocks : 0;
 	g->journal_blocks = journal ? PRAM_JOURNAL_SIZE >> g->blocksize_bits : 0;
 	g->data_start = g->bitmap_start + g->bitmap_blocks + g->journal_blocks;
-	g->incompat = journal ? PRAM_FEATURE_INCOMPAT_JOURNAL : 0;
+	g->incompat = journal ? PRAM_FEATURE_INCOMPAT_JOURNAL |
+				PRAM_FEATURE_INCOMPAT_SLOT : 0;
 	if ((u64)g->data_start >= blocks)
 		return pram_fail(why, "too small: no room left for data blocks");
 	return 0;
@@ -232,6 +235,10 @@ int pram_super_check(const struct pram_super_block *ps, struct pram_geometry *g,
 		return pram_fail(why, "unknown format revision");
 	if (le32_to_cpu(ps->s_feature_incompat) & ~PRAM_FEATURE_INCOMPAT_SUPP)
 		return pram_fail(why, "unknown incompatible features");
+	if ((le32_to_cpu(ps->s_feature_incompat) &
+	     (PRAM_FEATURE_INCOMPAT_JOURNAL | PRAM_FEATURE_INCOMPAT_SLOT)) ==
+	    PRAM_FEATURE_INCOMPAT_SLOT)
+		return pram_fail(why, "slot entries without a journal");
 	if (ps->s_reserved)
 		return pram_fail(why, "reserved field set");
 	return pram_super_check_geometry(ps, g, why);

@@ -305,6 +305,7 @@ bool pram_tx_may_hold(struct super_block *sb);
 bool pram_tx_active(struct super_block *sb);
 bool pram_tx_room(struct super_block *sb, const void *addr, size_t len);
 void pram_tx_log(struct super_block *sb, const void *addr, size_t len);
+void pram_tx_log_slot(struct super_block *sb, const void *addr, u32 len);
 void pram_tx_log_free(struct super_block *sb, const struct pram_inode *pi);
 
 /* balloc.c: the allocators' glue, under s_lock */
@@ -397,7 +398,7 @@ void pram_record_unlock(struct super_block *sb, u32 ino);
  */
 #define PRAM_INODE_LOGGED	roundup(PRAM_INODE_ATTRS, PRAM_JOURNAL_DATA)
 struct pram_inode *pram_record_open(struct super_block *sb, u32 ino,
-				    size_t logged);
+				    u32 from, u32 len);
 void pram_record_end(struct super_block *sb, struct pram_inode *pi);
 
 /**
@@ -417,7 +418,7 @@ void pram_record_end(struct super_block *sb, struct pram_inode *pi);
 static inline struct pram_inode *pram_record_begin(struct super_block *sb,
 						   u32 ino)
 {
-	return pram_record_open(sb, ino, PRAM_INODE_LOGGED);
+	return pram_record_open(sb, ino, 0, PRAM_INODE_LOGGED);
 }
 
 /**
@@ -430,7 +431,26 @@ static inline struct pram_inode *pram_record_begin(struct super_block *sb,
 static inline struct pram_inode *
 pram_record_begin_named(struct super_block *sb, u32 ino)
 {
-	return pram_record_open(sb, ino, PRAM_INODE_SIZE);
+	return pram_record_open(sb, ino, 0, PRAM_INODE_SIZE);
+}
+
+/**
+ * pram_record_begin_part() - as pram_record_begin(), for a few bytes
+ * @sb: the superblock
+ * @ino: a valid inode number
+ * @from: the first byte to change, past the checksum
+ * @len: how many, at most PRAM_JOURNAL_SLOT_DATA: no other byte changes
+ *
+ * With INCOMPAT_SLOT the journal saves those bytes and the checksum, in
+ * one slot entry (a list link, a directory's times and tail: one line,
+ * not two); without it, as pram_record_begin().
+ *
+ * Return: the record, writable until pram_record_end().
+ */
+static inline struct pram_inode *
+pram_record_begin_part(struct super_block *sb, u32 ino, u32 from, u32 len)
+{
+	return pram_record_open(sb, ino, from, len);
 }
 
 /**
@@ -447,7 +467,7 @@ pram_record_begin_named(struct super_block *sb, u32 ino)
 static inline struct pram_inode *pram_record_begin_new(struct super_block *sb,
 						       u32 ino)
 {
-	return pram_record_open(sb, ino, 0);
+	return pram_record_open(sb, ino, 0, 0);
 }
 
 void pram_record_patch(struct super_block *sb, u32 ino, __le32 *field,

@@ -72,6 +72,13 @@
  * it in i_type.reg.direct, with no row or column block. A kernel without
  * it would see the file as a hole and its block as free.
  *
+ * INCOMPAT_SLOT: the journal may hold slot entries (PRAM_JOURNAL_SLOT
+ * below), which restore a slot's checksum along with the bytes they
+ * hold. Set with the journal by init= and mkfs.pramfs, never alone; a
+ * kernel without it would stop its undo at the first one, half done.
+ * Without it the kernel logs a record change from the record's first
+ * byte, its checksum, on.
+ *
  * The kernel sets LINKS, LONGNAMES, XATTR and DIRECT when they are first
  * used, in the operation that first needs them; mkfs.pramfs -d when the
  * tree it copies needs them (DIRECT for a file of one block that holds
@@ -82,6 +89,7 @@
 #define PRAM_FEATURE_INCOMPAT_LONGNAMES	0x0004
 #define PRAM_FEATURE_INCOMPAT_XATTR	0x0008
 #define PRAM_FEATURE_INCOMPAT_DIRECT	0x0010
+#define PRAM_FEATURE_INCOMPAT_SLOT	0x0020
 
 #define PRAM_FEATURE_COMPAT_SUPP	0
 #define PRAM_FEATURE_RO_COMPAT_SUPP	0
@@ -89,7 +97,8 @@
 					 PRAM_FEATURE_INCOMPAT_LINKS | \
 					 PRAM_FEATURE_INCOMPAT_LONGNAMES | \
 					 PRAM_FEATURE_INCOMPAT_XATTR | \
-					 PRAM_FEATURE_INCOMPAT_DIRECT)
+					 PRAM_FEATURE_INCOMPAT_DIRECT | \
+					 PRAM_FEATURE_INCOMPAT_SLOT)
 
 /*
  * The type bits of i_mode (S_IFMT, 0xF000) for the slots that are not
@@ -257,6 +266,13 @@ struct pram_name_rec {
  * the power went, so nothing it covers had changed yet, and the valid
  * entries end there.
  *
+ * A slot entry (INCOMPAT_SLOT: PRAM_JOURNAL_SLOT set in e_len) is for a
+ * change of a few bytes of one slot of the inode table (an inode, link
+ * entry or name record) past its checksum: e_old holds the range's old
+ * bytes, e_len & PRAM_JOURNAL_LEN of them, then the slot's old checksum
+ * (4 bytes), and the undo restores both. A link or time change is one
+ * line, where the range from the checksum on would be two.
+ *
  * When j_gen comes round to 0, 2^32 transactions on, every line is
  * cleared once the commit (or the recovery's undo) that brought it there
  * is durable, or by the next read-write mount or remount if a power cut
@@ -268,6 +284,9 @@ struct pram_name_rec {
 #define PRAM_JOURNAL_LINES	(PRAM_JOURNAL_SIZE / PRAM_JOURNAL_LINE)
 #define PRAM_JOURNAL_MAGIC	0x4A524D50	/* "PMRJ" */
 #define PRAM_JOURNAL_DATA	44		/* old bytes in one entry */
+#define PRAM_JOURNAL_SLOT	0x8000		/* e_len: a slot entry */
+#define PRAM_JOURNAL_LEN	0x7fff		/* e_len: the range's bytes */
+#define PRAM_JOURNAL_SLOT_DATA	(PRAM_JOURNAL_DATA - 4)	/* a slot entry's */
 
 struct pram_journal_head {
 	__le32	j_magic;		/*   0 PRAM_JOURNAL_MAGIC */
@@ -280,7 +299,7 @@ struct pram_journal_entry {
 	__le32	e_csum;			/*   0 crc32c of bytes 4..63 */
 	__le32	e_gen;			/*   4 j_gen when it was written */
 	__le64	e_offset;		/*   8 byte offset of the range */
-	__le16	e_len;			/*  16 1..PRAM_JOURNAL_DATA */
+	__le16	e_len;			/*  16 1..PRAM_JOURNAL_DATA, flags */
 	__le16	e_line;			/*  18 its own line number */
 	__u8	e_old[PRAM_JOURNAL_DATA]; /* 20 the range's old contents */
 };					/* 64 bytes */

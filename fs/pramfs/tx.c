@@ -319,6 +319,14 @@ bool pram_tx_room(struct super_block *sb, const void *addr, size_t len)
 	       tx->nlogged + 2 <= ARRAY_SIZE(tx->logged);
 }
 
+/* Count [@off, @off + @len) as logged by this transaction. */
+static void pram_tx_add_logged(struct pram_tx *tx, u64 off, u32 len)
+{
+	tx->logged[tx->nlogged].off = off;
+	tx->logged[tx->nlogged].len = len;
+	tx->nlogged++;
+}
+
 /*
  * Save the bytes of [@addr, @addr + @len) that the transaction has not
  * logged yet, but only those of the first @saved (@len, or less when
@@ -358,9 +366,7 @@ static __always_inline void pram_tx_save(struct super_block *sb,
 	pram_journal_fill_lines(e, tx->gen, tx->next, off, addr, saved);
 	pram_tx_lines_close(e, n);
 	tx->next += n;
-	tx->logged[tx->nlogged].off = off;
-	tx->logged[tx->nlogged].len = len;
-	tx->nlogged++;
+	pram_tx_add_logged(tx, off, len);
 }
 
 /**
@@ -381,6 +387,43 @@ void pram_tx_log(struct super_block *sb, const void *addr, size_t len)
 	if (WARN_ON_ONCE(len > PRAM_TX_MAX_RANGE))
 		return;
 	pram_tx_save(sb, addr, len, len);
+}
+
+/**
+ * pram_tx_log_slot() - save a few bytes of a slot and its checksum
+ * @sb: the superblock, with INCOMPAT_SLOT
+ * @addr: the first byte, in the NVRAM mapping: in a slot of the inode
+ *	  table, past its checksum
+ * @len: how many, at most PRAM_JOURNAL_SLOT_DATA
+ *
+ * As pram_tx_log(), in one slot entry, which restores the slot's
+ * checksum too: the change of a record's link or times is one line.
+ * Only the range counts as logged, not the checksum (one range a line,
+ * as the other entries): a later slot entry of the same record saves
+ * it again, unless a range from the record's first byte holds it.
+ */
+void pram_tx_log_slot(struct super_block *sb, const void *addr, u32 len)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+	struct pram_tx *tx = &sbi->tx;
+	u64 off = addr - sbi->virt_addr;
+	u64 slot = round_down(off, PRAM_INODE_SIZE);
+	struct pram_journal_entry *e;
+
+	if (!tx->enabled || tx->owner != current)
+		return;
+	if (pram_tx_logged(tx, off, len) &&
+	    pram_tx_logged(tx, slot, sizeof(__le32)))
+		return;
+	if (tx->next + 1 > PRAM_JOURNAL_LINES ||
+	    tx->nlogged == ARRAY_SIZE(tx->logged))
+		pram_tx_commit(sb);
+	e = pram_tx_lines_open(sb, tx->next, 1);
+	pram_journal_fill_slot(e, tx->gen, tx->next, off, addr, len,
+			       *(const __le32 *)(sbi->virt_addr + slot));
+	pram_tx_lines_close(e, 1);
+	tx->next++;
+	pram_tx_add_logged(tx, off, len);
 }
 
 /**

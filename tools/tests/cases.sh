@@ -63,6 +63,7 @@ sb-copy-stale 1 -
 two-breaks 1 -
 journal-undo 1 -
 journal-wrap 1 -
+journal-slot 1 -
 journal-round 1 -
 journal-head 1 -
 hardlink-count 1 -

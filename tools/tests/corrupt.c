@@ -313,6 +313,28 @@ static void c_journal_undo(void)
 	resum(f3);
 }
 
+/*
+ * The same cut in a change of /a/f3's list links and times logged in slot
+ * entries (INCOMPAT_SLOT): each holds its range and the record's old
+ * checksum, and the record is sealed anew. Undone, the record is whole
+ * again; its checksum left as the cut left it, it would not be.
+ */
+static void c_journal_slot(void)
+{
+	struct pram_journal_entry *e = (void *)jhead();
+	u32 f3 = ino("/a/f3"), gen = le32_to_cpu(jhead()->j_gen);
+	u64 off = pram_ino_offset(f3);
+	struct pram_inode *pi = rec(f3);
+
+	pram_journal_fill_slot(&e[1], gen, 1, off + 40, img.base + off + 40, 16,
+			       pi->i_csum);
+	pram_journal_fill_slot(&e[2], gen, 2, off + 68, img.base + off + 68, 12,
+			       pi->i_csum);
+	pi->i_mtime = pi->i_ctime = cpu_to_le64(1);
+	pi->i_next = pi->i_prev = cpu_to_le32(f3);
+	resum(f3);
+}
+
 #define STALE_LINE	100	/* past the undo's lines */
 
 /*
@@ -639,7 +661,7 @@ static const struct {
 	{ "errors-flag", c_errors_flag }, { "deleted", c_deleted },
 	{ "orphan-dir", c_orphan_dir },	{ "sb-copy-stale", c_sb_copy_stale },
 	{ "two-breaks", c_two_breaks },	{ "journal-undo", c_journal_undo },
-	{ "journal-wrap", c_journal_wrap },
+	{ "journal-wrap", c_journal_wrap }, { "journal-slot", c_journal_slot },
 	{ "journal-round", c_journal_round },
 	{ "journal-head", c_journal_head }, { "hardlink-count", c_hardlink_count },
 	{ "link-target", c_link_target }, { "link-orphan", c_link_orphan },
