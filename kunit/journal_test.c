@@ -5,6 +5,7 @@
  * power cut or a bad image can leave them.
  */
 #include <kunit/test.h>
+#include <linux/crc32.h>
 #include "format.h"
 
 #define IMG_SIZE	(256 * 1024)
@@ -167,10 +168,16 @@ static void j_slot_across(struct jimg *j)
 	jslot(j, 2, INODE_3 + 120, 12);
 }
 
+/* A slot entry's 40 bytes, its e_len made 41 and its checksum right. */
 static void j_slot_too_long(struct jimg *j)
 {
+	struct pram_journal_entry *e = &j->e[2];
+
 	jlog(j, 1, INODE_3, 44);
-	jslot(j, 2, INODE_3 + 4, PRAM_JOURNAL_SLOT_DATA + 1);
+	jslot(j, 2, INODE_3 + 4, PRAM_JOURNAL_SLOT_DATA);
+	e->e_len = cpu_to_le16(PRAM_JOURNAL_SLOT | (PRAM_JOURNAL_SLOT_DATA + 1));
+	e->e_csum = cpu_to_le32(__crc32c_le(~0, (u8 *)e + 4,
+					    PRAM_JOURNAL_LINE - 4));
 }
 
 static void j_slot_len_zero(struct jimg *j)
@@ -179,11 +186,22 @@ static void j_slot_len_zero(struct jimg *j)
 	jslot(j, 2, INODE_3 + 8, 0);
 }
 
-/* In the bitmap, past the inode table: not a slot. */
-static void j_slot_bitmap(struct jimg *j)
+/* The first byte past the inode table's last slot: not a slot. */
+static u64 jtable_end(struct jimg *j)
+{
+	return PRAM_ITABLE_OFFSET + ((u64)j->g.inodes_count << PRAM_INODE_BITS);
+}
+
+static void j_slot_past_table(struct jimg *j)
 {
 	jlog(j, 1, INODE_3, 44);
-	jslot(j, 2, ((u64)j->g.bitmap_start * IMG_BS) + 8, 4);
+	jslot(j, 2, jtable_end(j) + 8, 4);
+}
+
+static void j_slot_last(struct jimg *j)
+{
+	jlog(j, 1, INODE_3, 44);
+	jslot(j, 2, jtable_end(j) - 8, 8);
 }
 
 /* In the superblock's block, before the inode table. */
@@ -220,7 +238,8 @@ static const struct undo_case undo_cases[] = {
 	{ "slot entry across two slots", j_slot_across, 1, INODE_3 },
 	{ "slot entry too long", j_slot_too_long, 1, INODE_3 },
 	{ "slot entry of no bytes", j_slot_len_zero, 1, INODE_3 },
-	{ "slot entry in the bitmap", j_slot_bitmap, 1, INODE_3 },
+	{ "slot entry past the inode table", j_slot_past_table, 1, INODE_3 },
+	{ "slot entry in the table's last slot", j_slot_last, 2, 0, 3 },
 	{ "slot entry before the inode table", j_slot_super, 1, INODE_3 },
 };
 
@@ -248,7 +267,7 @@ static void undo_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, seen.off[0], c->first_off);
 	/* A slot entry's checksum: 4 bytes, at its slot's start. */
 	if (c->calls) {
-		KUNIT_EXPECT_EQ(test, seen.off[1], round_down(c->first_off,
+		KUNIT_EXPECT_EQ(test, seen.off[1], round_down(seen.off[0],
 							      PRAM_INODE_SIZE));
 		KUNIT_EXPECT_EQ(test, seen.len[1], 4);
 	}
@@ -350,6 +369,7 @@ struct slot_case {
 	void		(*change)(struct pram_inode *pi);
 	u32		n;		/* slot entries */
 	u32		off[2], len[2];	/* their ranges in the slot */
+	bool		then_whole;	/* then the record from byte 0 */
 };
 
 static void c_link(struct pram_inode *pi) { pi->i_next = cpu_to_le32(77); }
@@ -376,6 +396,8 @@ static const struct slot_case slot_cases[] = {
 	{ "a directory's times and tail", c_dir_times, 1, { 40 }, { 28 } },
 	{ "one link logged twice", c_link_twice, 2, { 72, 72 }, { 4, 4 } },
 	{ "the slot's last bytes", c_name_tail, 1, { 88 }, { 40 } },
+	{ "a link, then the record from its checksum on", c_link, 1, { 68 },
+	  { 4 }, true },
 };
 
 static void slot_desc(const struct slot_case *c, char *desc)
@@ -407,8 +429,15 @@ static void slot_restore_test(struct kunit *test)
 		((u8 *)pi)[c->off[i]] ^= i + 1;
 		pram_slot_seal(pi, 3);
 	}
+	/* An ordinary entry after them: the size changes too. */
+	if (c->then_whole) {
+		pram_journal_fill_lines(&j.e[1 + i], jgen(&j), 1 + i, INODE_3,
+					pi, 2 * PRAM_JOURNAL_DATA);
+		pi->i_size = cpu_to_le64(12345);
+		pram_slot_seal(pi, 3);
+	}
 	KUNIT_EXPECT_EQ(test, pram_journal_undo(j.e, &j.g, restore_bytes,
-						j.base), c->n);
+						j.base), c->n + 2 * c->then_whole);
 	KUNIT_EXPECT_MEMEQ(test, pi, &old, sizeof(old));
 	KUNIT_EXPECT_EQ(test, pram_slot_csum(pi, 3), le32_to_cpu(pi->i_csum));
 }
@@ -467,6 +496,18 @@ static void check_undo_test(struct kunit *test)
 	/* Committed: nothing to undo, whatever the lines hold. */
 	((struct pram_journal_head *)j.e)->j_gen = cpu_to_le32(jgen(&j) + 1);
 	KUNIT_EXPECT_EQ(test, pram_journal_check_undo(j.e, &j.g, j.base, 0, &why), 0);
+	/*
+	 * A valid superblock without SLOT, as an undo's: the slot entries
+	 * the lines may hold were taken with it, so the journal is not
+	 * trusted.
+	 */
+	ps = super_jimg(test, &j);
+	KUNIT_ASSERT_TRUE(test, pram_has_incompat(&j.g, PRAM_FEATURE_INCOMPAT_SLOT));
+	ps->s_feature_incompat &= ~cpu_to_le32(PRAM_FEATURE_INCOMPAT_SLOT);
+	ps->s_csum = cpu_to_le32(pram_super_csum(ps));
+	jlog_record(&j, 1, 0);
+	memcpy(ps, j.base + PRAM_SB_COPY_OFFSET, PRAM_SB_SIZE);
+	KUNIT_EXPECT_EQ(test, pram_journal_check_undo(j.e, &j.g, j.base, 0, &why), -EUCLEAN);
 }
 
 /* Moving j_gen on from @gen: the lines stay, but where it comes round. */

@@ -139,6 +139,7 @@ static void sb_journal_flag_only(struct pram_super_block *ps)
 {
 	ps->s_feature_incompat = cpu_to_le32(PRAM_FEATURE_INCOMPAT_JOURNAL);
 }
+
 /* Slot entries (INCOMPAT_SLOT) go with the journal, never alone. */
 static void sb_journal_slot(struct pram_super_block *ps)
 {

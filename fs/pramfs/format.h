@@ -51,6 +51,7 @@ struct pram_feature {
 #define PRAM_NR_FEATURES	6
 extern const struct pram_feature pram_features[PRAM_NR_FEATURES];
 const char *pram_feature_name(u32 bit);
+const char *pram_incompat_refused(u32 incompat);
 u32 pram_super_csum(const struct pram_super_block *ps);
 int pram_geometry_compute(struct pram_geometry *g, u64 size, u32 blocksize,
 			  u64 bpi, u64 ninodes, bool journal, const char **why);

@@ -167,7 +167,7 @@ EXPORT_SYMBOL_IF_KUNIT(pram_journal_fill_lines);
  * @offset: where the bytes are: in one slot of the inode table, past its
  *	    checksum
  * @old: their contents now, before the change
- * @len: 1 to PRAM_JOURNAL_SLOT_DATA
+ * @len: 1 to PRAM_JOURNAL_SLOT_DATA (more would not fit)
  * @csum: the slot's checksum now, as stored
  */
 void pram_journal_fill_slot(struct pram_journal_entry *e, u32 gen, u32 line,
@@ -285,9 +285,9 @@ static void pram_journal_undo_one(const struct pram_journal_entry *e,
  * @arg: for @fn
  *
  * A range logged twice is restored twice, the older bytes last; a slot
- * entry's range first, then its slot's checksum. The
- * caller makes the restored bytes durable, then commits (moves j_gen on)
- * so that the undo is not done again.
+ * entry's range first, then its slot's checksum. The caller makes the
+ * restored bytes durable, then commits (moves j_gen on) so that the undo
+ * is not done again.
  *
  * Return: the entries undone, or -EUCLEAN for a bad head.
  */
@@ -327,7 +327,8 @@ static bool pram_same_super(const void *sb, const struct pram_geometry *g)
 	return !pram_super_check(sb, &after, &why) && after.size == g->size &&
 	       after.blocksize == g->blocksize &&
 	       after.inodes_count == g->inodes_count &&
-	       after.journal_blocks == g->journal_blocks;
+	       after.journal_blocks == g->journal_blocks &&
+	       !((after.incompat ^ g->incompat) & PRAM_FEATURE_INCOMPAT_SLOT);
 }
 
 /**

@@ -189,6 +189,24 @@ void pram_root_format(struct pram_inode *pi, umode_t mode, u32 uid, u32 gid,
 }
 EXPORT_SYMBOL_IF_KUNIT(pram_root_format);
 
+/**
+ * pram_incompat_refused() - why a set of incompatible features is refused
+ * @incompat: s_feature_incompat
+ *
+ * Return: NULL when PRAMFS knows every feature and they go together, or
+ * the reason: an unknown one, or slot entries without a journal.
+ */
+const char *pram_incompat_refused(u32 incompat)
+{
+	if (incompat & ~PRAM_FEATURE_INCOMPAT_SUPP)
+		return "unknown incompatible features";
+	if ((incompat & PRAM_FEATURE_INCOMPAT_SLOT) &&
+	    !(incompat & PRAM_FEATURE_INCOMPAT_JOURNAL))
+		return "slot entries without a journal";
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(pram_incompat_refused);
+
 /* The stored geometry must be exactly what its size and inode count give. */
 static int pram_super_check_geometry(const struct pram_super_block *ps,
 				     struct pram_geometry *g, const char **why)
@@ -227,18 +245,17 @@ static int pram_super_check_geometry(const struct pram_super_block *ps,
 int pram_super_check(const struct pram_super_block *ps, struct pram_geometry *g,
 		     const char **why)
 {
+	const char *refused;
+
 	if (le32_to_cpu(ps->s_magic) != PRAM_SUPER_MAGIC)
 		return pram_fail(why, "bad magic");
 	if (le32_to_cpu(ps->s_csum) != pram_super_csum(ps))
 		return pram_fail(why, "bad checksum");
 	if (le32_to_cpu(ps->s_revision) != PRAM_REVISION)
 		return pram_fail(why, "unknown format revision");
-	if (le32_to_cpu(ps->s_feature_incompat) & ~PRAM_FEATURE_INCOMPAT_SUPP)
-		return pram_fail(why, "unknown incompatible features");
-	if ((le32_to_cpu(ps->s_feature_incompat) &
-	     (PRAM_FEATURE_INCOMPAT_JOURNAL | PRAM_FEATURE_INCOMPAT_SLOT)) ==
-	    PRAM_FEATURE_INCOMPAT_SLOT)
-		return pram_fail(why, "slot entries without a journal");
+	refused = pram_incompat_refused(le32_to_cpu(ps->s_feature_incompat));
+	if (refused)
+		return pram_fail(why, refused);
 	if (ps->s_reserved)
 		return pram_fail(why, "reserved field set");
 	return pram_super_check_geometry(ps, g, why);

@@ -443,7 +443,8 @@ pram_record_begin_named(struct super_block *sb, u32 ino)
  *
  * With INCOMPAT_SLOT the journal saves those bytes and the checksum, in
  * one slot entry (a list link, a directory's times and tail: one line,
- * not two); without it, as pram_record_begin().
+ * not two); without it, the record's bytes from its first to the last
+ * that may change, in whole lines.
  *
  * Return: the record, writable until pram_record_end().
  */

@@ -412,6 +412,14 @@ void pram_tx_log_slot(struct super_block *sb, const void *addr, u32 len)
 
 	if (!tx->enabled || tx->owner != current)
 		return;
+	/* Not a slot entry's range: the record from its first byte on. */
+	if (WARN_ON_ONCE(!len || len > PRAM_JOURNAL_SLOT_DATA ||
+			 off - slot < sizeof(__le32) ||
+			 off - slot + len > PRAM_INODE_SIZE)) {
+		pram_tx_save(sb, sbi->virt_addr + slot, PRAM_INODE_SIZE,
+			     PRAM_INODE_SIZE);
+		return;
+	}
 	if (pram_tx_logged(tx, off, len) &&
 	    pram_tx_logged(tx, slot, sizeof(__le32)))
 		return;

@@ -150,7 +150,7 @@ static int pram_sb_salvageable(struct pram_image *img,
 
 	if (le32_to_cpu(ps->s_magic) != PRAM_SUPER_MAGIC ||
 	    le32_to_cpu(ps->s_revision) != PRAM_REVISION ||
-	    (le32_to_cpu(ps->s_feature_incompat) & ~PRAM_FEATURE_INCOMPAT_SUPP))
+	    pram_incompat_refused(le32_to_cpu(ps->s_feature_incompat)))
 		return -EINVAL;
 	if (pram_geometry_compute(g, le64_to_cpu(ps->s_size),
 				  le32_to_cpu(ps->s_blocksize), 0,
