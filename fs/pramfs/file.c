@@ -91,11 +91,13 @@ static u32 pram_direct_block(struct inode *inode)
 /* Point the record at a row block (or a symlink's), direct block 0. */
 static void pram_set_row_block(struct inode *inode, u32 block)
 {
-	struct pram_inode *pi;
+	struct pram_inode *pi = pram_record_begin(inode->i_sb, inode->i_ino);
 
-	pi = pram_record_begin_part(inode->i_sb, inode->i_ino,
-				    offsetof(struct pram_inode, i_type),
-				    sizeof(pi->i_type.reg));
+	/*
+	 * Not pram_record_begin_part(): both callers log the whole record
+	 * next (pram_update_inode()), which would then save these bytes a
+	 * second time, a line more in all.
+	 */
 	pi->i_type.reg.row_block = cpu_to_le32(block);
 	pi->i_type.reg.direct = 0;
 	pram_record_end(inode->i_sb, pi);
