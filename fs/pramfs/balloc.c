@@ -620,22 +620,56 @@ void pram_free_ino(struct super_block *sb, u32 ino)
 	pram_tx_end(sb);
 }
 
+/*
+ * Clear @block's bit now, under s_lock, in a persistence point of its
+ * own: the caller names the block until it is free, and logs nothing.
+ */
+static void pram_bitmap_clear_now(struct super_block *sb, u32 block)
+{
+	void *w = pram_wp_open(sb, pram_bitmap_word(sb, block), sizeof(long));
+
+	__clear_bit_le(block % BITS_PER_LONG, w);
+	pram_wp_close(sb, w, sizeof(long));
+	PRAM_SB(sb)->free_blocks++;
+}
+
 /**
  * pram_release_ino() - give back a deleted inode, without the journal
  * @sb: the superblock
- * @ino: a deleted inode that holds nothing but its slot, being evicted
+ * @ino: a deleted inode that holds nothing but its slot and @block,
+ *	 being evicted, outside any transaction of this task
+ * @block: a direct file's one block, or 0
+ * @after_cut: @ino was deleted when the mount found it: a cut may have
+ *	       stopped its release after the bit of @block
  *
- * As pram_free_ino(), for what the next mount would finish anyway (see
- * pram_record_wipe()): no transaction.
+ * As pram_free_ino() and pram_free_blocks(), for what the next mount
+ * would finish anyway (see pram_record_wipe()): nothing is logged. The
+ * bit goes first; a cut after it leaves a deleted inode naming a free
+ * block, which the next mount releases again, the bit taken for done.
+ * s_lock is held until the record is wiped, so no one takes the block
+ * while a durable record names it, and other tasks' transactions wait
+ * (tx.lock): one may have logged the bitmap word, and its undo would
+ * set the bit again.
  */
-void pram_release_ino(struct super_block *sb, u32 ino)
+void pram_release_ino(struct super_block *sb, u32 ino, u32 block,
+		      bool after_cut)
 {
 	struct pram_sb_info *sbi = PRAM_SB(sb);
+	bool unfreed = false;
 
+	if (block)
+		pram_tx_begin(sb);
 	mutex_lock(&sbi->s_lock);
+	if (block && pram_block_taken(sb, block))
+		pram_bitmap_clear_now(sb, block);
+	else if (block)
+		unfreed = !after_cut;
 	pram_record_wipe(sb, ino);
 	pram_count_free_ino(sb, ino);
 	mutex_unlock(&sbi->s_lock);
+	pram_report_unfreed(sb, block, unfreed);
+	if (block)
+		pram_tx_end(sb);
 }
 
 /**

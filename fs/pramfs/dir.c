@@ -598,6 +598,20 @@ void pram_dir_link(struct inode *dir, u32 ino, const struct qstr *name,
 }
 
 /*
+ * Must entry @ino's name go with it? Not the short name of an inode
+ * deleted with it (@inode, whose own entry @ino is, with no link left):
+ * it goes when its record does, at eviction, and a deleted inode's short
+ * name is valid (pram_unlisted_name_check()). The record's change then
+ * logs its attributes, two journal lines, not three.
+ */
+static bool pram_name_goes(struct super_block *sb, u32 ino,
+			   const struct inode *inode)
+{
+	return !inode || inode->i_nlink ||
+	       pram_is_long_name(pram_get_inode(sb, ino));
+}
+
+/*
  * Take the entry @ino out of @dir's list. The forward link goes first, so
  * a walk never meets the entry after it is gone. The entry's links and
  * i_parent are cleared: an inode with no parent is in no directory.
@@ -608,6 +622,7 @@ static void pram_dir_take_out(struct inode *dir, u32 ino,
 {
 	struct super_block *sb = dir->i_sb;
 	struct pram_dir_index *idx = PRAM_I(dir)->i_index;
+	bool unname = for_good && pram_name_goes(sb, ino, inode);
 	u32 recs[PRAM_NAME_RECS];
 	struct pram_inode *pi;
 
@@ -616,17 +631,17 @@ static void pram_dir_take_out(struct inode *dir, u32 ino,
 	pram_set_next(dir, idx, pos->prev, pos->next);
 	pram_set_prev(dir, idx, pos->next, pos->prev);
 	pram_name_recs_of(sb, ino, recs);
-	pi = for_good ? pram_record_begin_named(sb, ino) :
-			pram_record_begin(sb, ino);
+	pi = unname ? pram_record_begin_named(sb, ino) :
+		      pram_record_begin(sb, ino);
 	if (inode)
 		pram_inode_to_record(inode, pi);
 	pi->i_prev = 0;
 	pi->i_next = 0;
 	pi->i_parent = 0;
-	if (for_good)
+	if (unname)
 		pram_name_clear(pi);
 	pram_record_end(sb, pi);
-	if (for_good)
+	if (unname)
 		pram_name_free_recs(sb, ino, recs);
 }
 
@@ -652,7 +667,9 @@ void pram_dir_unlink(struct inode *dir, u32 ino, const struct pram_list_pos *pos
  *	   attributes in the same store, or NULL
  *
  * As pram_dir_unlink(), and the entry loses its name (a long one's
- * records are freed): an inode in no list has none.
+ * records are freed): an inode in no list has none, but the short name
+ * of one deleted with the entry, which stays until its record goes
+ * (pram_name_goes()).
  */
 void pram_dir_remove(struct inode *dir, u32 ino, const struct pram_list_pos *pos,
 		     struct inode *inode)

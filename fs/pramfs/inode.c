@@ -158,7 +158,7 @@ void pram_record_clear(struct super_block *sb, u32 ino)
  * pram_record_wipe() - zero inode @ino's record without the journal
  * @sb: the superblock, s_lock held
  * @ino: an inode that is deleted and holds nothing but its slot
- *	 (pram_holds_nothing())
+ *	 (pram_holds_little(), pram_release_ino())
  *
  * Its mode goes first, in a persistence point of its own: from then on
  * the slot is free, and what a cut leaves of the rest the next mount
@@ -292,6 +292,7 @@ static struct inode *pram_iget_record(struct super_block *sb, u32 ino,
 	err = pram_check_record(sb, pi, ino, deleted, &why);
 	if (!err)
 		pram_read_inode(inode, pi);
+	PRAM_I(inode)->i_deleted = deleted;
 	pram_record_unlock(sb, ino);
 	if (!err)
 		err = pram_check_map(sb, pi, &why);
@@ -463,18 +464,25 @@ static bool pram_unlinked(struct inode *inode)
 }
 
 /*
- * Does the deleted @inode hold nothing but its slot: no block (a map's,
- * a symlink's, an attribute block), no truncate under way? Its name went
- * when it was unlinked.
+ * May the deleted @inode go without the journal (pram_release_ino())?
+ * When it holds nothing but its slot and perhaps a direct file's one
+ * block, *@block (else 0): no map or symlink block, no attribute block,
+ * no truncate under way, no long name (a short one goes with the
+ * record). Not with a block inside this task's own transaction, whose
+ * undo would set the block's bit again.
  */
-static bool pram_holds_nothing(struct inode *inode)
+static bool pram_holds_little(struct inode *inode, u32 *block)
 {
-	const struct pram_inode *pi = pram_get_inode(inode->i_sb, inode->i_ino);
+	struct super_block *sb = inode->i_sb;
+	const struct pram_inode *pi = pram_get_inode(sb, inode->i_ino);
 	bool mapped = S_ISREG(inode->i_mode) || S_ISLNK(inode->i_mode);
 
-	return !pi->i_blocks && !pi->i_xattr && !pi->i_flags &&
-	       !(mapped && (pi->i_type.reg.row_block || pi->i_type.reg.direct)) &&
-	       !memchr_inv(pi->i_name, 0, PRAM_NAME_LEN);
+	*block = S_ISREG(inode->i_mode) ? le32_to_cpu(pi->i_type.reg.direct) : 0;
+	if (*block && pram_tx_active(sb))
+		return false;
+	return le32_to_cpu(pi->i_blocks) == !!*block && !pi->i_xattr &&
+	       !pi->i_flags && !(mapped && pi->i_type.reg.row_block) &&
+	       !(S_ISLNK(inode->i_mode) && pi->i_type.reg.direct);
 }
 
 /*
@@ -487,6 +495,7 @@ void pram_evict_inode(struct inode *inode)
 {
 	struct super_block *sb = inode->i_sb;
 	bool release = !is_bad_inode(inode) && pram_unlinked(inode);
+	u32 block;
 
 	truncate_inode_pages_final(&inode->i_data);
 	if (S_ISDIR(inode->i_mode))
@@ -500,10 +509,11 @@ void pram_evict_inode(struct inode *inode)
 		clear_inode(inode);
 		return;
 	}
-	if (pram_holds_nothing(inode)) {
+	if (pram_holds_little(inode, &block)) {
 		/* No undo needed: the next mount finishes what a cut leaves. */
 		clear_inode(inode);
-		pram_release_ino(sb, inode->i_ino);
+		pram_release_ino(sb, inode->i_ino, block,
+				 PRAM_I(inode)->i_deleted);
 		return;
 	}
 	/* One transaction, the record logged once, committing in parts. */
@@ -540,6 +550,7 @@ struct inode *pram_alloc_inode(struct super_block *sb)
 	pii->i_index = NULL;
 	pii->i_index_gen = 0;
 	pii->i_stamped = false;
+	pii->i_deleted = false;
 	return &pii->vfs_inode;
 }
 

@@ -409,9 +409,9 @@ int pram_name_check(const struct pram_inode *pi, const struct pram_geometry *g,
 EXPORT_SYMBOL_IF_KUNIT(pram_name_check);
 
 /*
- * An inode in no list (being made, deleted while open, or whose first
- * name went while it has others) has no name: its name went with its
- * entry. One an older kernel deleted keeps a short name.
+ * An inode in no list (being made, or whose first name went while it
+ * has others) has no name: its name went with its entry. A deleted one
+ * keeps a short name until its record goes.
  */
 static int pram_unlisted_name_check(const struct pram_inode *pi,
 				    const struct pram_geometry *g, u32 ino,

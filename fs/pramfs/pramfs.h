@@ -141,6 +141,7 @@ struct pram_inode_info {
 	struct mutex		i_index_lock;	/* building i_index */
 	unsigned int		i_index_gen;	/* i_index dropped: positions stale */
 	bool			i_stamped;	/* its record has the change's times */
+	bool			i_deleted;	/* read deleted, for a mount to free */
 	struct rw_semaphore	i_xattr_sem;	/* its attribute block */
 	struct inode		vfs_inode;
 };
@@ -326,7 +327,8 @@ int pram_new_slot(struct super_block *sb, pram_slot_fill_fn fill, void *arg,
 		  bool logged, u32 *ino);
 int pram_new_ino(struct super_block *sb, umode_t mode, u32 *ino);
 void pram_free_ino(struct super_block *sb, u32 ino);
-void pram_release_ino(struct super_block *sb, u32 ino);
+void pram_release_ino(struct super_block *sb, u32 ino, u32 block,
+		      bool after_cut);
 int pram_hold_slot(struct super_block *sb, pram_slot_fill_fn fill, void *arg,
 		   u32 *ino);
 int pram_reserved_init(struct super_block *sb);

@@ -58,6 +58,7 @@ leaked 1 -
 orphan 4 f5
 errors-flag 1 -
 deleted 1 f5
+deleted-freed 1 h1
 orphan-dir 4 b
 sb-copy-stale 1 -
 two-breaks 1 -

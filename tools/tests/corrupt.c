@@ -516,26 +516,28 @@ static void free_block(u32 b)
  * row and column blocks freed, i_blocks 1, and INCOMPAT_DIRECT set in
  * both superblocks if @feature.
  */
-static u32 make_direct(bool feature)
+static u32 make_direct_file(const char *path, bool feature)
 {
-	u32 f2 = ino("/a/f2");
-	struct pram_inode *pi = rec(f2);
+	u32 f = ino(path);
+	struct pram_inode *pi = rec(f);
 	u32 row = le32_to_cpu(pi->i_type.reg.row_block);
 	u32 col = le32_to_cpu(((__le32 *)pram_img_block(&img, row))[0]);
 
 	if (le32_to_cpu(pi->i_blocks) != 3)
-		pram_die("/a/f2: not a file of one block");
-	pi->i_type.reg.direct = first_entry("/a/f2")[0];
+		pram_die("%s: not a file of one block", path);
+	pi->i_type.reg.direct = first_entry(path)[0];
 	pi->i_type.reg.row_block = 0;
 	pi->i_blocks = cpu_to_le32(1);
-	resum(f2);
+	resum(f);
 	free_block(col);
 	free_block(row);
 	if (feature)
 		pram_img_set_incompat(&img, PRAM_FEATURE_INCOMPAT_DIRECT);
 	pram_img_super_commit(&img);
-	return f2;
+	return f;
 }
+
+static u32 make_direct(bool feature) { return make_direct_file("/a/f2", feature); }
 
 /* /a/f2 a direct file naming @block, its own block freed. */
 static void redirect(u32 block)
@@ -628,6 +630,21 @@ static void c_deleted_direct_nofeature(void)
 	resum(f2);
 }
 
+/*
+ * /b/h1 a direct file unlinked and its block's bit cleared: a cut
+ * stopped its eviction, which logs nothing, after the bit.
+ */
+static void c_deleted_freed(void)
+{
+	u32 h1 = make_direct_file("/b/h1", true);
+
+	cut(ino("/b"), h1);
+	rec(h1)->i_links_count = 0;
+	resum(h1);
+	free_block(le32_to_cpu(rec(h1)->i_type.reg.direct));
+	pram_img_super_commit(&img);
+}
+
 static void c_link_target_nofeature(void)
 {
 	c_link_target();
@@ -659,6 +676,7 @@ static const struct {
 	{ "symlink-nul", c_symlink_nul }, { "bitmap-clear", c_bitmap_clear },
 	{ "leaked", c_leaked },		{ "orphan", c_orphan },
 	{ "errors-flag", c_errors_flag }, { "deleted", c_deleted },
+	{ "deleted-freed", c_deleted_freed },
 	{ "orphan-dir", c_orphan_dir },	{ "sb-copy-stale", c_sb_copy_stale },
 	{ "two-breaks", c_two_breaks },	{ "journal-undo", c_journal_undo },
 	{ "journal-wrap", c_journal_wrap }, { "journal-slot", c_journal_slot },

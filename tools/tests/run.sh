@@ -175,6 +175,11 @@ check_moved() {
 	orphan) cmp -s "$tree/a/f5" "$work/x/lost+found/f5" ;;
 	orphan-dir) diff -r "$tree/b" "$work/x/lost+found/b" >/dev/null ;;
 	deleted) [ ! -e "$work/x/lost+found/f5" ] && [ ! -e "$work/x/a/f5" ] ;;
+	# The block already free: freeing the record is the whole repair.
+	deleted-freed) [ ! -e "$work/x/b/h1" ] && [ ! -e "$work/x/lost+found/h1" ] &&
+		cp "$work/base.img" "$work/$1.again" && "$CORRUPT" "$work/$1.again" "$1" &&
+		"$FSCK" -fy "$work/$1.again" >"$work/$1.out" ;
+		grep -q 'was deleted' "$work/$1.out" && ! grep -q 'marked free' "$work/$1.out" ;;
 	# f4 lives on through /c/f4-link, as a record the kernel takes.
 	unlisted-name) "$DUMP" -i /c/f4-link "$work/$1.img" | grep -q '^Inode [0-9]*: regular, valid$' ;;
 	# f2's direct block was f1's first: f2 keeps a copy of it as its
