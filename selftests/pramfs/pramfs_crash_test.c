@@ -1090,6 +1090,74 @@ TEST_F(armed, freed_blocks_wait_for_the_commit)
 	}
 }
 
+/* Append a block to the direct file "writer": its map, in a transaction. */
+static int append_a_block(void)
+{
+	return write_at("writer", FS_BS, 0xa5, FS_BS);
+}
+
+/*
+ * A direct file's block is freed without the journal, but never while
+ * another task's transaction is open: that one may have logged the same
+ * bitmap word, and its undo would set the bit again, for a record that
+ * is gone. The victim, a direct file, is unlinked while a child holds
+ * it open; a writer's append then waits in its commit
+ * (crash_commit_delay_ms), and the child's close evicts the victim
+ * meanwhile. The power goes at the writer's commit. The eviction must
+ * have waited for it: the next mount finds the victim deleted and frees
+ * it, and fsck.pramfs finds no block held by nothing.
+ */
+TEST_F(armed, unlogged_free_waits_for_transactions)
+{
+	const char *orphan = "finished 1 orphans (1 deleted";
+	int st_holder = 0, st_writer = 0, fd;
+	struct nvram *nv = &self->nv;
+	unsigned long long mark;
+	pid_t holder, writer;
+
+	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx,init=%d,bs=%d", nv->phys,
+			      FS_SIZE, FS_BS));
+	ASSERT_EQ(0, write_at("victim", 0, 0x11, 100));
+	ASSERT_EQ(0, write_at("writer", 0, 0x22, 100));
+	fd = open(at("victim"), O_RDONLY);
+	ASSERT_LE(0, fd);
+	/* The child's copy of the descriptor is the last: it closes at 1.5 s. */
+	holder = fork();
+	if (!holder) {
+		usleep(1500 * 1000);
+		_exit(close(fd) ? 1 : 0);
+	}
+	close(fd);
+	ASSERT_EQ(0, unlink(at("victim")));
+	ASSERT_EQ(0, knob_set("crash_commit_delay_ms", 3000));
+	writer = run_later(append_a_block, 0);
+	usleep(2500 * 1000);
+	/* The writer waits in its commit, the eviction for it: cut the commit. */
+	knob_set("crash_tear", -1);
+	knob_set("crash_after", 0);
+	if (holder > 0)
+		waitpid(holder, &st_holder, 0);
+	if (writer > 0)
+		waitpid(writer, &st_writer, 0);
+	knob_set("crash_commit_delay_ms", 0);
+	umount(MNT);
+	ASSERT_TRUE(holder > 0 && writer > 0);
+	EXPECT_TRUE(knob_crashed());
+	ASSERT_EQ(0, knob_set("crash_after", -1));
+	ASSERT_EQ(0, WEXITSTATUS(st_holder));
+
+	mark = klog_mark();
+	ASSERT_EQ(0, do_mount(MNT, 0, "physaddr=%#llx", nv->phys));
+	EXPECT_EQ(1, klog_since(mark, orphan)) {
+		TH_LOG("no deleted orphan finished: the eviction did not wait for the writer's transaction");
+	}
+	EXPECT_EQ(-1, access(at("victim"), F_OK));
+	EXPECT_EQ(0, umount(MNT));
+	EXPECT_EQ(0, run_fsck(nv)) {
+		system("head -n 12 /tmp/crash-fsck.out >&2");
+	}
+}
+
 /*
  * A create cut after its new record is written, before the commit: the
  * undo frees the slot again (of the record only its first journal line,
