@@ -773,7 +773,7 @@ static const struct inode_case inode_cases[] = {
 	/* The other types' halves of i_type are not a map. */
 	{ "directory with entries, direct feature", S_IFDIR | 0755, pi_dir, 0,
 	  true, NULL, DIRECT },
-	/* An inode in no list has no name, or a short one of an older kernel. */
+	/* An inode in no list has no name, or, deleted, a short one. */
 	{ "in no list, no name", S_IFREG | 0644, pi_unlisted, 0, true, NULL },
 	{ "in no list, a short name", S_IFREG | 0644, pi_unlisted_named, 0, true,
 	  NULL },

@@ -657,6 +657,7 @@ void pram_release_ino(struct super_block *sb, u32 ino, u32 block,
 	struct pram_sb_info *sbi = PRAM_SB(sb);
 	bool unfreed = false;
 
+	/* Only tx.lock: nothing is logged, the commit is empty. */
 	if (block)
 		pram_tx_begin(sb);
 	mutex_lock(&sbi->s_lock);
@@ -670,6 +671,34 @@ void pram_release_ino(struct super_block *sb, u32 ino, u32 block,
 	pram_report_unfreed(sb, block, unfreed);
 	if (block)
 		pram_tx_end(sb);
+}
+
+/**
+ * pram_hold_orphan_block() - keep a deleted record's free block from others
+ * @sb: the superblock, at a mount's finish (pram_finish_orphans())
+ * @ino: a deleted inode that could not be freed now
+ *
+ * A cut after the bit of its direct block (pram_release_ino()) leaves
+ * the block free while the record names it: until a later mount frees
+ * the record, the block is reserved in memory, so that no file takes it
+ * for that free to give back again.
+ */
+void pram_hold_orphan_block(struct super_block *sb, u32 ino)
+{
+	struct pram_sb_info *sbi = PRAM_SB(sb);
+	const struct pram_inode *pi = pram_get_inode(sb, ino);
+	u32 block = le32_to_cpu(pi->i_type.reg.direct);
+
+	if (!S_ISREG(le16_to_cpu(pi->i_mode)) ||
+	    !pram_block_valid(&sbi->geo, block))
+		return;
+	mutex_lock(&sbi->s_lock);
+	if (!pram_block_taken(sb, block) &&
+	    !__test_and_set_bit(block, sbi->reserved)) {
+		sbi->nreserved++;
+		sbi->free_blocks -= min_t(u32, 1, sbi->free_blocks);
+	}
+	mutex_unlock(&sbi->s_lock);
 }
 
 /**

@@ -685,10 +685,20 @@ static void pram_commit_blocks(struct inode *inode, struct pram_reserve *res,
 	if (end > i_size_read(inode))
 		i_size_write(inode, end);
 	inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));
-	pi = pram_record_begin(sb, inode->i_ino);
-	if (l.row)
-		pram_record_row(pi, l.row);
-	pram_inode_to_record(inode, pi);
+	/*
+	 * A write into a map that has its row: the size, count and times
+	 * alone, one line. Not fallocate's blocks (@res NULL), many in one
+	 * transaction: the record logged whole once is fewer lines.
+	 */
+	if (l.row || !res) {
+		pi = pram_record_begin(sb, inode->i_ino);
+		if (l.row)
+			pram_record_row(pi, l.row);
+		pram_inode_to_record(inode, pi);
+	} else {
+		pi = pram_record_begin_sizes(sb, inode->i_ino);
+		pram_inode_sizes_to_record(inode, pi);
+	}
 	pram_record_end(sb, pi);
 	pram_tx_end(sb);
 }

@@ -144,7 +144,11 @@ void pram_record_clear(struct super_block *sb, u32 ino)
 
 	pram_tx_begin(sb);
 	pram_record_lock(sb, ino);
-	/* A name already taken away (unlink) is zero: no need to save it. */
+	/*
+	 * A name already taken away (a link entry's, a first name's while
+	 * others stay) is zero: no need to save it. A deleted inode's short
+	 * name is saved.
+	 */
 	pram_tx_log(sb, pi, memchr_inv(pi->i_name, 0, PRAM_NAME_LEN) ?
 			    PRAM_INODE_SIZE : PRAM_INODE_LOGGED);
 	pi = pram_wp_open(sb, pi, PRAM_INODE_SIZE);
@@ -157,8 +161,8 @@ void pram_record_clear(struct super_block *sb, u32 ino)
 /**
  * pram_record_wipe() - zero inode @ino's record without the journal
  * @sb: the superblock, s_lock held
- * @ino: an inode that is deleted and holds nothing but its slot
- *	 (pram_holds_little(), pram_release_ino())
+ * @ino: an inode that is deleted and holds nothing but its slot (its
+ *	 block, if it had one, freed: pram_release_ino())
  *
  * Its mode goes first, in a persistence point of its own: from then on
  * the slot is free, and what a cut leaves of the rest the next mount
@@ -334,13 +338,18 @@ static bool pram_finish_one_truncate(struct super_block *sb, u32 ino)
 	return true;
 }
 
-/* A deleted inode: read it as one and let it go, so eviction frees it. */
+/*
+ * A deleted inode: read it as one and let it go, so eviction frees it.
+ * One that stays keeps its direct block, if free, from others.
+ */
 static bool pram_finish_one_deleted(struct super_block *sb, u32 ino)
 {
 	struct inode *inode = pram_iget_record(sb, ino, true);
 
-	if (IS_ERR(inode))
+	if (IS_ERR(inode)) {
+		pram_hold_orphan_block(sb, ino);
 		return false;
+	}
 	iput(inode);
 	return true;
 }
@@ -395,23 +404,33 @@ void pram_finish_orphans(struct super_block *sb, struct pram_finished *done)
 }
 
 /**
+ * pram_inode_sizes_to_record() - what a write changes, into the record
+ * @inode: the inode
+ * @pi: its record, open (pram_record_begin_sizes() is enough)
+ *
+ * The size, the block count and the times: PRAM_INODE_SIZES_FROM on.
+ */
+void pram_inode_sizes_to_record(struct inode *inode, struct pram_inode *pi)
+{
+	pi->i_size = cpu_to_le64(inode->i_size);
+	pi->i_blocks = cpu_to_le32(inode->i_blocks >> (inode->i_blkbits - 9));
+	pi->i_atime = pram_time_pack(inode_get_atime(inode));
+	pi->i_mtime = pram_time_pack(inode_get_mtime(inode));
+	pi->i_ctime = pram_time_pack(inode_get_ctime(inode));
+}
+
+/**
  * pram_inode_to_record() - the VFS inode's attributes into its record
  * @inode: the inode
  * @pi: its record, open (pram_record_begin())
  */
 void pram_inode_to_record(struct inode *inode, struct pram_inode *pi)
 {
-	struct super_block *sb = inode->i_sb;
-
 	pi->i_mode = cpu_to_le16(inode->i_mode);
 	pi->i_uid = cpu_to_le32(i_uid_read(inode));
 	pi->i_gid = cpu_to_le32(i_gid_read(inode));
 	pi->i_links_count = cpu_to_le16(inode->i_nlink);
-	pi->i_size = cpu_to_le64(inode->i_size);
-	pi->i_blocks = cpu_to_le32(inode->i_blocks >> (sb->s_blocksize_bits - 9));
-	pi->i_atime = pram_time_pack(inode_get_atime(inode));
-	pi->i_mtime = pram_time_pack(inode_get_mtime(inode));
-	pi->i_ctime = pram_time_pack(inode_get_ctime(inode));
+	pram_inode_sizes_to_record(inode, pi);
 	if (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode))
 		pi->i_type.dev.rdev = cpu_to_le32(new_encode_dev(inode->i_rdev));
 }

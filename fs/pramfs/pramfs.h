@@ -329,6 +329,7 @@ int pram_new_ino(struct super_block *sb, umode_t mode, u32 *ino);
 void pram_free_ino(struct super_block *sb, u32 ino);
 void pram_release_ino(struct super_block *sb, u32 ino, u32 block,
 		      bool after_cut);
+void pram_hold_orphan_block(struct super_block *sb, u32 ino);
 int pram_hold_slot(struct super_block *sb, pram_slot_fill_fn fill, void *arg,
 		   u32 *ino);
 int pram_reserved_init(struct super_block *sb);
@@ -384,6 +385,7 @@ int pram_inode_cache_init(void);
 void pram_inode_cache_destroy(void);
 struct inode *pram_alloc_inode(struct super_block *sb);
 void pram_free_inode(struct inode *inode);
+void pram_inode_sizes_to_record(struct inode *inode, struct pram_inode *pi);
 void pram_inode_to_record(struct inode *inode, struct pram_inode *pi);
 bool pram_record_holds(struct inode *inode);
 void pram_update_inode(struct inode *inode);
@@ -454,6 +456,29 @@ static inline struct pram_inode *
 pram_record_begin_part(struct super_block *sb, u32 ino, u32 from, u32 len)
 {
 	return pram_record_open(sb, ino, from, len);
+}
+
+/* A record's size, block count, flags and times: one slot entry. */
+#define PRAM_INODE_SIZES_FROM	offsetof(struct pram_inode, i_size)
+#define PRAM_INODE_SIZES_LEN	(offsetof(struct pram_inode, i_xattr) - \
+				 PRAM_INODE_SIZES_FROM)
+static_assert(PRAM_INODE_SIZES_LEN <= PRAM_JOURNAL_SLOT_DATA);
+
+/**
+ * pram_record_begin_sizes() - as pram_record_begin(), for a write's change
+ * @sb: the superblock
+ * @ino: a valid inode number
+ *
+ * pram_record_begin_part() for what pram_inode_sizes_to_record() writes,
+ * and the flags between: nothing else may change.
+ *
+ * Return: the record, writable until pram_record_end().
+ */
+static inline struct pram_inode *
+pram_record_begin_sizes(struct super_block *sb, u32 ino)
+{
+	return pram_record_begin_part(sb, ino, PRAM_INODE_SIZES_FROM,
+				      PRAM_INODE_SIZES_LEN);
 }
 
 /**

@@ -1121,20 +1121,25 @@ TEST_F(armed, unlogged_free_waits_for_transactions)
 	ASSERT_EQ(0, write_at("writer", 0, 0x22, 100));
 	fd = open(at("victim"), O_RDONLY);
 	ASSERT_LE(0, fd);
-	/* The child's copy of the descriptor is the last: it closes at 1.5 s. */
+	/*
+	 * The child's copy of the descriptor is the last: it closes at 2 s,
+	 * while the writer's commit waits (4 s from its start). The cut is
+	 * armed at 3 s, before that commit.
+	 */
+	ASSERT_EQ(0, knob_set("crash_commit_delay_ms", 0));
 	holder = fork();
 	if (!holder) {
-		usleep(1500 * 1000);
+		usleep(2000 * 1000);
 		_exit(close(fd) ? 1 : 0);
 	}
 	close(fd);
 	ASSERT_EQ(0, unlink(at("victim")));
-	ASSERT_EQ(0, knob_set("crash_commit_delay_ms", 3000));
+	ASSERT_EQ(0, knob_set("crash_commit_delay_ms", 4000));
 	writer = run_later(append_a_block, 0);
-	usleep(2500 * 1000);
+	usleep(3000 * 1000);
 	/* The writer waits in its commit, the eviction for it: cut the commit. */
-	knob_set("crash_tear", -1);
-	knob_set("crash_after", 0);
+	EXPECT_EQ(0, knob_set("crash_tear", -1));
+	EXPECT_EQ(0, knob_set("crash_after", 0));
 	if (holder > 0)
 		waitpid(holder, &st_holder, 0);
 	if (writer > 0)

@@ -200,7 +200,8 @@ void fsck_features(struct fsck *f)
 /*
  * An inode in no list has no name (the kernel takes it with the entry),
  * or, deleted, a short valid one (the kernel leaves it to go with the
- * record): a long name's records are freed in pass 3 when the name goes. Its names are its
+ * record): a long name's records are freed in pass 3 when the name
+ * goes. Its names are its
  * link entries, judged in pass 2.
  */
 static void check_unlisted_name(struct fsck *f, u32 ino)

@@ -537,7 +537,10 @@ static u32 make_direct_file(const char *path, bool feature)
 	return f;
 }
 
-static u32 make_direct(bool feature) { return make_direct_file("/a/f2", feature); }
+static u32 make_direct(bool feature)
+{
+	return make_direct_file("/a/f2", feature);
+}
 
 /* /a/f2 a direct file naming @block, its own block freed. */
 static void redirect(u32 block)
